@@ -1,0 +1,67 @@
+import type { Usage } from '../../shared/events';
+
+/** A tool call as the model asked for it; `arguments` is the raw JSON text. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The conversation sent to a model (OpenAI chat shape, provider-neutral). */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
+
+/** A tool as offered to the model: JSON schema parameters. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** OpenAI's `tool_choice`. */
+export type ToolChoice = 'auto' | 'required' | 'none';
+
+/** One model call. */
+export interface ModelRequest {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  toolChoice: ToolChoice;
+  signal: AbortSignal;
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+/** Streaming callbacks for one call; all optional. */
+export interface ModelHandlers {
+  /** Visible assistant text as it streams (text-protocol tool blocks are not included). */
+  onText?: (delta: string) => void;
+  /** A retry is about to happen after `delayMs`. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** The adapter switched to the text tool protocol (endpoint rejected `tools`). */
+  onNotice?: (message: string) => void;
+}
+
+/** Why the model stopped. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+/** The assembled answer of one call. */
+export interface ModelResponse {
+  text: string;
+  toolCalls: ModelToolCall[];
+  finishReason: FinishReason;
+  usage?: Usage;
+}
+
+/**
+ * A chat model. `complete` streams through `handlers` and resolves with the whole answer.
+ * It throws `ModelError` subclasses (see model/modelErrors.ts) and `CancelledError` when the
+ * request's signal aborts.
+ */
+export interface Model {
+  /** Name for display and events. */
+  readonly id: string;
+  complete(request: ModelRequest, handlers?: ModelHandlers): Promise<ModelResponse>;
+}

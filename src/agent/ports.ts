@@ -1,0 +1,144 @@
+import type { ApprovalCategory } from '../shared/events';
+
+/** A file or folder as the workspace reports it; paths are workspace-relative with `/` separators. */
+export interface FileEntry {
+  path: string;
+  kind: 'file' | 'dir';
+}
+
+/** Result of `Workspace.stat`. */
+export interface FileStat {
+  kind: 'file' | 'dir';
+  size: number;
+  mtimeMs: number;
+}
+
+/** A regex search over the workspace's non-ignored files. */
+export interface SearchQuery {
+  pattern: string;
+  /** Folder or file to search, workspace-relative; default the root. */
+  path?: string;
+  /** Glob on file paths, e.g. `*.ts` or `src/**\/*.tsx`. */
+  glob?: string;
+  contextLines: number;
+  maxMatches: number;
+}
+
+/** One match with its surrounding lines (1-based line numbers). */
+export interface SearchMatch {
+  path: string;
+  line: number;
+  text: string;
+  before: string[];
+  after: string[];
+}
+
+/** Matches found, and whether the search stopped at `maxMatches`. */
+export interface SearchResult {
+  matches: SearchMatch[];
+  truncated: boolean;
+  engine: 'ripgrep' | 'js';
+}
+
+/**
+ * The files the agent may touch. Every method confines paths to the workspace and throws
+ * `PathOutsideWorkspaceError` (nothing read or written) for `..`, outside absolute paths and
+ * symlinks that resolve outside; missing files throw `FileNotFoundError`.
+ */
+export interface Workspace {
+  /** Absolute path of the workspace folder (the cwd for commands). */
+  readonly root: string;
+  /** Normalises a path given by the model to a workspace-relative POSIX path, or throws. */
+  resolve(path: string): Promise<string>;
+  /** `undefined` when nothing exists at the path. */
+  stat(path: string): Promise<FileStat | undefined>;
+  readFile(path: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /** Atomic: the file is either the old content or the new, never half-written; creates folders. */
+  writeFile(path: string, content: string, signal?: AbortSignal): Promise<void>;
+  /** Lists entries, respecting `.gitignore` and `.stepwiseignore`, at most `limit`. */
+  listFiles(
+    path: string,
+    options: { recursive: boolean; limit: number; signal?: AbortSignal },
+  ): Promise<{ entries: FileEntry[]; truncated: boolean }>;
+  /** Regex search over non-ignored text files. Throws `InvalidPatternError` for a bad regex. */
+  searchFiles(query: SearchQuery, signal?: AbortSignal): Promise<SearchResult>;
+}
+
+/** A shell command to run in the workspace. */
+export interface CommandRequest {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  /** Cap on the output kept (head + tail); memory stays bounded whatever the command prints. */
+  maxOutputChars: number;
+  signal: AbortSignal;
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+}
+
+/** How a command ended. The whole process tree is gone when this resolves. */
+export interface CommandResult {
+  exitCode: number | null;
+  /** Signal that ended the process, if any. */
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Interleaved stdout+stderr, head and tail kept when over the cap. */
+  output: string;
+  /** Characters dropped from the middle of the output. */
+  omittedChars: number;
+  durationMs: number;
+}
+
+/** Runs shell commands; timeout and cancellation kill the whole process tree. */
+export interface CommandRunner {
+  run(request: CommandRequest): Promise<CommandResult>;
+}
+
+/** What the agent wants to do, for the user to approve. */
+export interface ApprovalRequest {
+  callId: string;
+  tool: string;
+  category: ApprovalCategory;
+  /** One line: "Edit src/a.ts", "Run `npm test`". */
+  title: string;
+  /** Details: the command, a unified diff, the arguments. */
+  detail: string;
+  diff?: { path: string; before: string; after: string };
+}
+
+/** The user's answer; a rejection may carry the reason, which the model sees. */
+export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+
+/** Asks the user before edits, writes, commands and MCP calls. */
+export interface Approver {
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/** A question from the agent to the user. */
+export interface Question {
+  callId: string;
+  question: string;
+  options?: string[];
+}
+
+/** Asks the user a question; `undefined` when nobody can answer (headless, no TTY). */
+export interface Asker {
+  ask(question: Question, signal: AbortSignal): Promise<string | undefined>;
+}
+
+/** Diagnostics sink; never shown to the model. */
+export interface Logger {
+  debug(message: string, ...details: unknown[]): void;
+  info(message: string, ...details: unknown[]): void;
+  warn(message: string, ...details: unknown[]): void;
+  error(message: string, ...details: unknown[]): void;
+}
+
+/** Time source, injectable so tests and benches control it. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { AgentEvent, ApprovalCategory } from '../../shared/events';
+import type { ApprovalDecision, ApprovalRequest, Asker, CommandRunner, Logger, Workspace } from '../ports';
+
+/** What a tool may use while it runs. Everything that touches the world goes through a port. */
+export interface ToolContext {
+  workspace: Workspace;
+  commands: CommandRunner;
+  asker: Asker;
+  logger: Logger;
+  signal: AbortSignal;
+  callId: string;
+  /** Asks the user (through the run's Approver); the decision is also emitted as events. */
+  requestApproval(request: Omit<ApprovalRequest, 'callId' | 'tool'>): Promise<ApprovalDecision>;
+  /** Emits an event into the run's stream (e.g. `tool_output` while a command prints). */
+  emit(event: AgentEvent): void;
+}
+
+/** What a tool hands back to the model. */
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+  /** Set only by `finish`: the run ends with this summary. */
+  finish?: { summary: string };
+}
+
+/** A tool with zod parameters; the registry validates arguments before `execute` sees them. */
+export interface Tool<P extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  /** What it does to the world: decides which approval is asked and what Restricted Mode keeps. */
+  category: ApprovalCategory | 'meta';
+  parameters: P;
+  /** Throw `ToolError` for problems the model can fix; the registry turns them into error results. */
+  execute(args: z.infer<P>, context: ToolContext): Promise<ToolResult>;
+}
+
+/** Declares a tool; the identity function that lets TypeScript infer `args` from `parameters`. */
+export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool<P> {
+  return tool;
+}
+
+/** A tool of any parameter type, as the registry stores it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any>;
