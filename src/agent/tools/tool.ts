@@ -31,6 +31,8 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   /** What it does to the world: decides which approval is asked and what Restricted Mode keeps. */
   category: ApprovalCategory | 'meta';
   parameters: P;
+  /** Sent to the model instead of the schema derived from `parameters` (MCP tools bring their own). */
+  jsonSchema?: Record<string, unknown>;
   /** Throw `ToolError` for problems the model can fix; the registry turns them into error results. */
   execute(args: z.infer<P>, context: ToolContext): Promise<ToolResult>;
 }

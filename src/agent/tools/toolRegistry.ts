@@ -68,7 +68,7 @@ export class ToolRegistry {
     for (const tool of this.tools.values()) {
       let spec = this.specCache.get(tool.name);
       if (!spec) {
-        spec = { name: tool.name, description: tool.description, parameters: toJsonSchema(tool.parameters) };
+        spec = { name: tool.name, description: tool.description, parameters: tool.jsonSchema ?? toJsonSchema(tool.parameters) };
         this.specCache.set(tool.name, spec);
       }
       out.push(spec);

@@ -1,0 +1,55 @@
+import type { RunOutcome, Usage } from '../../shared/events';
+import type { TokenCounter } from '../context/tokenCounter';
+import type { EventStream } from '../events/eventStream';
+import type { ChatMessage, Model, ToolChoice } from '../model/types';
+import type { Approver, Asker, Clock, CommandRunner, Logger, Workspace } from '../ports';
+import type { ToolRegistry } from '../tools/toolRegistry';
+
+/** Limits of one run. */
+export interface AgentLimits {
+  /** Think -> act -> observe iterations before the run ends with `step_limit`. */
+  maxTurns: number;
+  /** Prompt budget; above it the oldest tool outputs are elided first. */
+  maxInputTokens: number;
+  /** Each tool result is cut (head + tail) to this many tokens before the model sees it. */
+  maxToolResultTokens: number;
+}
+
+/** Sensible defaults for an interactive coding task. */
+export const DEFAULT_LIMITS: AgentLimits = { maxTurns: 30, maxInputTokens: 100_000, maxToolResultTokens: 6_000 };
+
+/** Everything one ReAct run needs: the task, a model, tools and the ports they act through. */
+export interface AgentRunOptions {
+  task: string;
+  model: Model;
+  tools: ToolRegistry;
+  workspace: Workspace;
+  commands: CommandRunner;
+  approver: Approver;
+  asker: Asker;
+  logger: Logger;
+  clock: Clock;
+  events: EventStream;
+  signal: AbortSignal;
+  limits: AgentLimits;
+  toolChoice?: ToolChoice;
+  /** Replaces the default system prompt (roles of the planning flow bring their own). */
+  systemPrompt?: string;
+  /** Earlier messages to continue from (resume); the task is appended as a new user message. */
+  history?: ChatMessage[];
+  /** Messages never elided by the context budget besides the system prompt and the task (e.g. a plan). */
+  pinned?: ChatMessage[];
+  tokenCounter?: TokenCounter;
+}
+
+/** How a run ended, with the conversation for resume and the usage for display. */
+export interface AgentRunResult {
+  outcome: RunOutcome;
+  /** The `finish` summary, or the last assistant text. */
+  summary?: string;
+  /** Why the run did not finish (error message, limit reached, stuck). */
+  reason?: string;
+  turns: number;
+  messages: ChatMessage[];
+  usage: Usage;
+}
