@@ -52,4 +52,6 @@ export interface AgentRunResult {
   turns: number;
   messages: ChatMessage[];
   usage: Usage;
+  /** Tool results that were errors (bad arguments, unknown tools, failed commands); they do not end a run. */
+  toolErrors?: number;
 }

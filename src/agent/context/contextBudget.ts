@@ -1,0 +1,129 @@
+import type { ChatMessage, ModelToolCall } from '../model/types';
+import { recentTurnsStart } from './messageHistory';
+import { truncateHeadTail } from './truncate';
+
+/** Start of every elided tool output; lets a later pass recognise (and skip) what is already elided. */
+export const ELIDED_PREFIX = '[output elided to save context:';
+
+/** Older assistant texts are cut to this many characters in the second pass. */
+const KEEP_TEXT_CHARS = 600;
+/** Older tool call arguments longer than this are replaced in the second pass (file contents, big edits). */
+const KEEP_ARGUMENT_CHARS = 400;
+
+/** What `fitToBudget` needs; `count` should be cached (see MessageTokenCache). */
+export interface BudgetOptions {
+  /** Tokens the messages may take (the prompt budget minus the tool schemas). */
+  maxTokens: number;
+  count: (message: ChatMessage) => number;
+  /** Messages never touched: the system prompt, the task, pinned ones. */
+  isProtected: (message: ChatMessage) => boolean;
+  /** The last N assistant turns (with their tool outputs) are kept whole. */
+  keepRecentTurns: number;
+}
+
+/** The conversation after fitting, and what it cost. */
+export interface BudgetResult {
+  messages: ChatMessage[];
+  elidedOutputs: number;
+  shortenedMessages: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** False when even the protected part is over the budget. */
+  fits: boolean;
+}
+
+/** One line naming a call's arguments, e.g. `path=src/a.ts, start_line=10`. */
+export function summarizeArguments(raw: string, maxChars = 120): string {
+  let text: string;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      text = Object.entries(parsed as Record<string, unknown>)
+        .map(([key, value]) => `${key}=${clip(typeof value === 'string' ? value : JSON.stringify(value), 60)}`)
+        .join(', ');
+    } else {
+      text = raw;
+    }
+  } catch {
+    text = raw;
+  }
+  return clip(text.replace(/\s+/g, ' ').trim(), maxChars);
+}
+
+/** The text that replaces an elided tool output. */
+export function elisionMarker(toolName: string, rawArguments: string | undefined): string {
+  const args = rawArguments === undefined ? '' : summarizeArguments(rawArguments);
+  return `${ELIDED_PREFIX} ${toolName}${args ? ` ${args}` : ''}; call the tool again if needed]`;
+}
+
+/**
+ * Fits a conversation into `maxTokens`. First the oldest tool outputs outside the protected part
+ * are replaced by an elision marker (oldest first, stopping as soon as it fits); then older
+ * assistant texts and long tool call arguments are shortened. Messages are replaced, never removed,
+ * so every tool call keeps its answer. Pure: the input array and its messages are not changed.
+ */
+export function fitToBudget(messages: readonly ChatMessage[], options: BudgetOptions): BudgetResult {
+  const counts = messages.map(options.count);
+  const tokensBefore = counts.reduce((sum, n) => sum + n, 0);
+  let total = tokensBefore;
+  const result: BudgetResult = { messages: [...messages], elidedOutputs: 0, shortenedMessages: 0, tokensBefore, tokensAfter: total, fits: true };
+  if (total <= options.maxTokens) return result;
+
+  const out = result.messages;
+  const recentStart = recentTurnsStart(messages, options.keepRecentTurns);
+  const calls = new Map<string, ModelToolCall>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
+  }
+  const replace = (index: number, next: ChatMessage): void => {
+    const tokens = options.count(next);
+    total += tokens - counts[index]!;
+    counts[index] = tokens;
+    out[index] = next;
+  };
+
+  for (let i = 0; i < recentStart && total > options.maxTokens; i++) {
+    const message = out[i]!;
+    if (message.role !== 'tool' || options.isProtected(message) || message.content.startsWith(ELIDED_PREFIX)) continue;
+    const marker = elisionMarker(message.name, calls.get(message.toolCallId)?.arguments);
+    if (marker.length >= message.content.length) continue;
+    replace(i, { ...message, content: marker });
+    result.elidedOutputs++;
+  }
+
+  for (let i = 0; i < recentStart && total > options.maxTokens; i++) {
+    const message = out[i]!;
+    if (message.role !== 'assistant' || options.isProtected(message)) continue;
+    const shortened = shortenAssistant(message);
+    if (shortened) {
+      replace(i, shortened);
+      result.shortenedMessages++;
+    }
+  }
+
+  result.tokensAfter = total;
+  result.fits = total <= options.maxTokens;
+  return result;
+}
+
+function shortenAssistant(message: Extract<ChatMessage, { role: 'assistant' }>): ChatMessage | undefined {
+  let changed = false;
+  let content = message.content;
+  if (content.length > KEEP_TEXT_CHARS) {
+    content = truncateHeadTail(content, KEEP_TEXT_CHARS, 'older text shortened to save context').text;
+    changed = true;
+  }
+  const toolCalls = message.toolCalls?.map((call) => {
+    if (call.arguments.length <= KEEP_ARGUMENT_CHARS) return call;
+    changed = true;
+    // Still valid JSON: some providers parse the arguments of earlier calls.
+    const note = `${call.arguments.length} characters of arguments elided to save context: ${summarizeArguments(call.arguments, 160)}`;
+    return { ...call, arguments: JSON.stringify({ elided: note }) };
+  });
+  if (!changed) return undefined;
+  return toolCalls ? { ...message, content, toolCalls } : { ...message, content };
+}
+
+function clip(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`;
+}

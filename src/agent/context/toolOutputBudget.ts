@@ -1,0 +1,44 @@
+import type { TokenCounter } from './tokenCounter';
+import { truncateHeadTail } from './truncate';
+
+/** A tool output as the model will see it. */
+export interface FittedOutput {
+  text: string;
+  /** Characters cut from the middle; 0 when the output fitted. */
+  omittedChars: number;
+}
+
+/** How the model can get at what was cut, worded for the tool that produced the output. */
+export function readMoreHint(toolName: string): string {
+  const words = new Set(toolName.toLowerCase().split(/[^a-z0-9]+/));
+  const has = (...candidates: string[]) => candidates.some((word) => words.has(word));
+  if (has('read', 'view', 'cat')) return `call ${toolName} again with start_line/end_line to read the omitted lines`;
+  if (has('search', 'grep', 'find', 'glob', 'list')) return 'narrow the search (a more specific pattern, path or glob) to see the rest';
+  if (has('command', 'shell', 'bash', 'exec', 'run', 'terminal')) {
+    return 'run the command again with its output filtered (e.g. `| grep ...`, `| tail -n 50`) or redirected to a file you read in parts';
+  }
+  return 'ask for a smaller part (narrower arguments) to see the omitted text';
+}
+
+/**
+ * Cuts `content` to at most `maxTokens` tokens, keeping head and tail with a marker carrying `hint`.
+ * Cheap for small outputs (no tokenising when the length alone proves it fits).
+ */
+export function fitToolOutput(content: string, maxTokens: number, counter: TokenCounter, hint: string): FittedOutput {
+  const budget = Math.max(1, Math.floor(maxTokens));
+  // A token is at least one UTF-8 byte and a UTF-16 unit is at most three bytes.
+  if (content.length * 3 <= budget) return { text: content, omittedChars: 0 };
+  // Huge outputs are not tokenised whole: start from a generous character estimate instead.
+  const tokens = content.length > budget * 16 ? Number.POSITIVE_INFINITY : counter.count(content);
+  if (tokens <= budget) return { text: content, omittedChars: 0 };
+  let maxChars = Number.isFinite(tokens) ? Math.floor(((content.length * budget) / tokens) * 0.95) : budget * 8;
+  for (let attempt = 0; attempt < 6 && maxChars > 0; attempt++) {
+    const cut = truncateHeadTail(content, maxChars, hint);
+    const cutTokens = counter.count(cut.text);
+    if (cutTokens <= budget) return cut;
+    maxChars = Math.floor(maxChars * (budget / cutTokens) * 0.9);
+  }
+  // Only a tiny budget gets here: the marker alone is what fits.
+  const cut = truncateHeadTail(content, 0, hint);
+  return { text: cut.text.trim(), omittedChars: content.length };
+}

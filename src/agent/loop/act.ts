@@ -1,0 +1,109 @@
+import { fitToolOutput, readMoreHint } from '../context/toolOutputBudget';
+import { CancelledError, isCancellation } from '../errors';
+import type { ModelToolCall } from '../model/types';
+import type { ToolResult } from '../tools/tool';
+import type { RunSession } from './runSession';
+import { createToolContext } from './toolContext';
+
+/** Answer of a call that was in flight (or not yet started) when the user cancelled. */
+export const CANCELLED_RESULT = 'cancelled by the user';
+/** Answer of calls after `finish` in the same turn. */
+export const SKIPPED_AFTER_FINISH = 'skipped: the run finished';
+
+/**
+ * Runs the turn's tool calls one after the other, in the order the model gave them, answering each
+ * with a `tool` message carrying its id. Bad calls become error results for the model. On
+ * cancellation every call of the turn still gets an answer (so the history stays valid for resume)
+ * and `CancelledError` is thrown.
+ */
+export async function act(run: RunSession, calls: readonly ModelToolCall[]): Promise<{ finishSummary?: string }> {
+  let finishSummary: string | undefined;
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]!;
+    if (finishSummary !== undefined) {
+      answerWithoutRunning(run, call, SKIPPED_AFTER_FINISH, false);
+      continue;
+    }
+    if (run.options.signal.aborted) {
+      for (const rest of calls.slice(index)) answerWithoutRunning(run, rest, CANCELLED_RESULT, true);
+      throw new CancelledError();
+    }
+    announce(run, call);
+    const started = run.options.clock.now();
+    let result: ToolResult;
+    try {
+      result = await runCall(run, call);
+    } catch (error) {
+      if (!isCancellation(error) && !run.options.signal.aborted) throw error;
+      record(run, call, { content: CANCELLED_RESULT, isError: true }, started, false);
+      for (const rest of calls.slice(index + 1)) answerWithoutRunning(run, rest, CANCELLED_RESULT, true);
+      throw isCancellation(error) ? error : new CancelledError();
+    }
+    record(run, call, result, started);
+    if (result.finish && !result.isError) finishSummary = result.finish.summary;
+  }
+  return finishSummary === undefined ? {} : { finishSummary };
+}
+
+async function runCall(run: RunSession, call: ModelToolCall): Promise<ToolResult> {
+  const { tools } = run.options;
+  const parsed = tools.parseArguments(call.name, call.arguments);
+  if (!parsed.ok) return { content: parsed.message, isError: true };
+  const context = createToolContext(
+    {
+      workspace: run.options.workspace,
+      commands: run.options.commands,
+      approver: run.options.approver,
+      asker: run.options.asker,
+      logger: run.options.logger,
+      signal: run.options.signal,
+      emit: run.emit,
+    },
+    call.id,
+    call.name,
+  );
+  return tools.execute(call.name, parsed.args, context);
+}
+
+function announce(run: RunSession, call: ModelToolCall): void {
+  const category = run.options.tools.get(call.name)?.category;
+  run.emit({
+    type: 'tool_call',
+    callId: call.id,
+    name: call.name,
+    args: argumentsForDisplay(call.arguments),
+    ...(category && category !== 'meta' ? { category } : {}),
+  });
+}
+
+/** Observe: the output is cut to the tool result budget before it enters the history. */
+function record(run: RunSession, call: ModelToolCall, result: ToolResult, started: number, countError = true): void {
+  const isError = result.isError === true;
+  const content = result.content === '' ? '(no output)' : result.content;
+  const fitted = fitToolOutput(content, run.toolResultTokens, run.tokens.counter, readMoreHint(call.name));
+  if (isError && countError) run.toolErrors++;
+  run.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: fitted.text, ...(isError ? { isError } : {}) });
+  run.emit({
+    type: 'tool_result',
+    callId: call.id,
+    name: call.name,
+    isError,
+    content: fitted.text,
+    durationMs: Math.max(0, run.options.clock.now() - started),
+  });
+}
+
+function answerWithoutRunning(run: RunSession, call: ModelToolCall, content: string, isError: boolean): void {
+  announce(run, call);
+  record(run, call, { content, isError }, run.options.clock.now(), false);
+}
+
+/** Parsed arguments when they are JSON, else the raw text (so the UI shows what the model sent). */
+function argumentsForDisplay(raw: string): unknown {
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}

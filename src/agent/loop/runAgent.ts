@@ -1,0 +1,125 @@
+import type { AgentState, RunOutcome } from '../../shared/events';
+import { errorMessage, isCancellation, throwIfAborted } from '../errors';
+import { ContextLengthError, ModelError } from '../model/modelErrors';
+import type { ModelResponse } from '../model/types';
+import { act } from './act';
+import { createRunSession, type RunSession } from './runSession';
+import type { AgentRunOptions, AgentRunResult } from './runTypes';
+import { StuckDetector } from './stuckDetector';
+import { think } from './think';
+
+interface Ending {
+  outcome: RunOutcome;
+  summary?: string;
+  reason?: string;
+}
+
+/** Said to a model that answered without a tool call when one is required (or with nothing at all). */
+export const CALL_A_TOOL_NOTE = 'Your last reply did not call a tool. Continue the task with a tool call, or call finish with a summary when it is done.';
+
+/**
+ * Runs OpenManus's ToolCallAgent loop: each turn thinks (one model call with the current tools),
+ * acts (runs the tool calls in order) and observes (results, cut to budget, join the history) until
+ * `finish`, a final text answer, the turn limit, a loop, an error or cancellation.
+ *
+ * Text-only answers follow OpenManus: with `toolChoice` `auto` or `none`, an answer without tool
+ * calls is the final answer and ends the run as `finished` (summary = the text). With `required`,
+ * or when the answer is empty, the model is told to call a tool and the run goes on (the stuck
+ * detector ends it if that repeats).
+ *
+ * Never throws for model errors, tool errors or cancellation: they become the outcome. `run_started`
+ * is always the first event and `run_finished` the last.
+ */
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
+  const run = createRunSession(options);
+  run.emit({ type: 'run_started', task: options.task, workspace: options.workspace.root, model: options.model.id });
+  let ending: Ending = { outcome: 'failed', reason: 'the run ended unexpectedly' };
+  try {
+    run.emit({ type: 'state', state: 'RUNNING' });
+    ending = await loop(run);
+  } catch (error) {
+    ending = endingFromError(run, error);
+  } finally {
+    if (ending.outcome !== 'finished' && ending.summary === undefined && run.lastText !== undefined) ending.summary = run.lastText;
+    run.emit({ type: 'state', state: stateOf(ending.outcome) });
+    run.emit({
+      type: 'run_finished',
+      outcome: ending.outcome,
+      ...(ending.summary !== undefined ? { summary: ending.summary } : {}),
+      ...(ending.reason !== undefined ? { reason: ending.reason } : {}),
+      steps: run.turns,
+    });
+  }
+  return {
+    outcome: ending.outcome,
+    ...(ending.summary !== undefined ? { summary: ending.summary } : {}),
+    ...(ending.reason !== undefined ? { reason: ending.reason } : {}),
+    turns: run.turns,
+    messages: run.messages.slice(),
+    usage: run.usage,
+    toolErrors: run.toolErrors,
+  };
+}
+
+async function loop(run: RunSession): Promise<Ending> {
+  const { signal } = run.options;
+  const detector = new StuckDetector();
+  throwIfAborted(signal);
+  for (let turn = 1; turn <= run.maxTurns; turn++) {
+    run.turns = turn;
+    run.emit({ type: 'turn_started', turn, maxTurns: run.maxTurns });
+    const response = await think(run);
+    if (response.toolCalls.length === 0) {
+      const ending = answerWithoutTools(run, response);
+      if (ending) return ending;
+    } else {
+      const { finishSummary } = await act(run, response.toolCalls);
+      if (finishSummary !== undefined) return { outcome: 'finished', summary: finishSummary };
+    }
+    throwIfAborted(signal);
+
+    const verdict = detector.observe({ text: response.text, toolCalls: response.toolCalls });
+    if (verdict.kind === 'note') {
+      run.messages.push({ role: 'user', content: verdict.message });
+      run.emit({ type: 'notice', level: 'warning', code: 'stuck', message: `The agent repeated ${verdict.repeated} ${verdict.repeats} times; asked it to change strategy.` });
+    } else if (verdict.kind === 'stop') {
+      run.emit({ type: 'notice', level: 'warning', code: 'stuck', message: `Stopped: ${verdict.reason}.` });
+      return { outcome: 'stuck', reason: verdict.reason };
+    }
+  }
+  const reason =
+    `stopped after ${run.maxTurns} turns without finishing; ` +
+    'resume to continue, raise the turn limit, or split the task into smaller steps';
+  run.emit({ type: 'notice', level: 'warning', code: 'step_limit', message: `Stopped: ${reason}.` });
+  return { outcome: 'step_limit', reason };
+}
+
+function answerWithoutTools(run: RunSession, response: ModelResponse): Ending | undefined {
+  const text = response.text.trim();
+  if (run.toolChoice === 'none' || (run.toolChoice === 'auto' && text)) return { outcome: 'finished', summary: response.text };
+  run.messages.push({ role: 'user', content: CALL_A_TOOL_NOTE });
+  return undefined;
+}
+
+function endingFromError(run: RunSession, error: unknown): Ending {
+  if (isCancellation(error) || run.options.signal.aborted) return { outcome: 'cancelled', reason: 'cancelled by the user' };
+  if (error instanceof ModelError) {
+    run.emit({ type: 'error', code: error.code, message: error.message });
+    const reason =
+      error instanceof ContextLengthError
+        ? `the conversation does not fit the model's context window, even after eliding older tool outputs (${error.message})`
+        : error.message;
+    return { outcome: 'failed', reason };
+  }
+  // A bug (ours or an adapter's): the run still ends cleanly and says so.
+  run.options.logger.error('agent run failed unexpectedly', error);
+  const message = errorMessage(error);
+  run.emit({ type: 'error', code: 'internal', message });
+  return { outcome: 'failed', reason: `internal error: ${message}` };
+}
+
+function stateOf(outcome: RunOutcome): AgentState {
+  if (outcome === 'finished') return 'FINISHED';
+  if (outcome === 'cancelled') return 'CANCELLED';
+  return 'FAILED';
+}

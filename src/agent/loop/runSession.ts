@@ -1,0 +1,61 @@
+import type { AgentEvent, Usage } from '../../shared/events';
+import { boundedTokenCounter } from '../context/boundedCounter';
+import { initialConversation } from '../context/messageHistory';
+import { MessageTokenCache } from '../context/messageTokens';
+import { o200kCounter } from '../context/tokenCounter';
+import type { ChatMessage, ToolChoice } from '../model/types';
+import type { AgentRunOptions } from './runTypes';
+import { defaultSystemPrompt } from './systemPrompt';
+import { ZERO_USAGE } from './usage';
+
+/** The mutable state of one run, shared by the think and act phases. */
+export interface RunSession {
+  readonly options: AgentRunOptions;
+  readonly tokens: MessageTokenCache;
+  readonly toolChoice: ToolChoice;
+  readonly maxTurns: number;
+  /** System prompt, task and pinned messages: never elided. */
+  readonly protectedMessages: ReadonlySet<ChatMessage>;
+  /** The conversation; replaced (not edited in place) when the context budget elides. */
+  messages: ChatMessage[];
+  usage: Usage;
+  turns: number;
+  toolErrors: number;
+  /** Last non-empty assistant text, the summary of runs that end without `finish`. */
+  lastText: string | undefined;
+  /** Budgets; they shrink once the model rejects a prompt as too long. */
+  toolResultTokens: number;
+  inputTokens: number;
+  keepRecentTurns: number;
+  emit(event: AgentEvent): void;
+}
+
+/** Builds the session: the initial conversation (resume history + pinned + task) and the budgets. */
+export function createRunSession(options: AgentRunOptions): RunSession {
+  const systemPrompt =
+    options.systemPrompt ??
+    defaultSystemPrompt({
+      workspaceRoot: options.workspace.root,
+      os: typeof process === 'undefined' ? undefined : process.platform,
+      date: new Date(options.clock.now()).toISOString().slice(0, 10),
+    });
+  const start = initialConversation({ systemPrompt, history: options.history, pinned: options.pinned, task: options.task });
+  return {
+    options,
+    tokens: new MessageTokenCache(boundedTokenCounter(options.tokenCounter ?? o200kCounter)),
+    toolChoice: options.toolChoice ?? 'auto',
+    maxTurns: Math.max(1, Math.floor(options.limits.maxTurns)),
+    protectedMessages: new Set([start.system, start.task, ...(options.pinned ?? [])]),
+    messages: start.messages,
+    usage: ZERO_USAGE,
+    turns: 0,
+    toolErrors: 0,
+    lastText: undefined,
+    toolResultTokens: Math.max(1, Math.floor(options.limits.maxToolResultTokens)),
+    inputTokens: Math.max(1, Math.floor(options.limits.maxInputTokens)),
+    keepRecentTurns: 2,
+    emit: (event) => {
+      options.events.emit(event);
+    },
+  };
+}

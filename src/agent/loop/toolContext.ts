@@ -1,0 +1,48 @@
+import type { AgentEvent } from '../../shared/events';
+import type { Approver, Asker, CommandRunner, Logger, Workspace } from '../ports';
+import type { ToolContext } from '../tools/tool';
+
+/** What a run provides to every tool call. */
+export interface ToolContextPorts {
+  workspace: Workspace;
+  commands: CommandRunner;
+  approver: Approver;
+  asker: Asker;
+  logger: Logger;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+}
+
+/**
+ * The context of one tool call. `requestApproval` asks the run's Approver and reports both the
+ * request and the decision as events, so every host shows approvals the same way.
+ */
+export function createToolContext(ports: ToolContextPorts, callId: string, toolName: string): ToolContext {
+  return {
+    workspace: ports.workspace,
+    commands: ports.commands,
+    asker: ports.asker,
+    logger: ports.logger,
+    signal: ports.signal,
+    callId,
+    emit: ports.emit,
+    async requestApproval(request) {
+      ports.emit({
+        type: 'approval_requested',
+        callId,
+        category: request.category,
+        title: request.title,
+        detail: request.detail,
+        ...(request.diff ? { diff: request.diff } : {}),
+      });
+      const decision = await ports.approver.approve({ ...request, callId, tool: toolName }, ports.signal);
+      ports.emit({
+        type: 'approval_answered',
+        callId,
+        approved: decision.approved,
+        ...(!decision.approved && decision.reason ? { reason: decision.reason } : {}),
+      });
+      return decision;
+    },
+  };
+}

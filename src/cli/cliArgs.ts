@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ApprovalCategory } from '../shared/events';
+
+/** Parsed `stepwise run` invocation. */
+export const CliOptions = z.object({
+  task: z.string().min(1),
+  workspace: z.string(),
+  model: z.string().optional(),
+  baseUrl: z.string().optional(),
+  maxSteps: z.number().int().positive(),
+  autoApprove: z.array(ApprovalCategory),
+  json: z.boolean(),
+  toolProtocol: z.enum(['auto', 'native', 'text']),
+  planMode: z.enum(['auto', 'always', 'never']),
+  mcpConfig: z.string().optional(),
+  maxInputTokens: z.number().int().positive(),
+});
+export type CliOptions = z.infer<typeof CliOptions>;
+
+/** A usage problem: the CLI prints it with the usage text and exits 2. */
+export class UsageError extends Error {}
+
+/** The usage text printed by `--help` and after usage errors. */
+export const USAGE = `Usage: stepwise run "<task>" [options]
+
+Options:
+  --workspace DIR          folder the agent works in (default: current folder)
+  --model M                model name (default: $STEPWISE_MODEL)
+  --base-url URL           OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
+  --max-steps N            turn limit (default 30)
+  --auto-approve LIST      categories approved without asking: read,edit,command,mcp (default: read)
+  --tool-protocol P        auto | native | text (default auto)
+  --plan / --no-plan       force the planning flow on or off (default: the coordinator decides)
+  --mcp-config FILE        MCP servers ({"mcpServers": {...}})
+  --max-input-tokens N     prompt budget before old tool outputs are elided (default 100000)
+  --json                   one event envelope per line on stdout
+  -h, --help               this text
+
+Environment: OPENAI_API_KEY or STEPWISE_API_KEY, OPENAI_BASE_URL, STEPWISE_MODEL.
+Exit codes: 0 finished, 1 failed or limit reached, 2 usage error, 130 cancelled.`;
+
+function positiveInt(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} needs a positive whole number, got "${value}"`);
+  return n;
+}
+
+/** Parses argv (without node and script); `undefined` means help was asked for. Throws UsageError. */
+export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): CliOptions | undefined {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        workspace: { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        'max-steps': { type: 'string' },
+        'auto-approve': { type: 'string' },
+        'tool-protocol': { type: 'string' },
+        plan: { type: 'boolean' },
+        'no-plan': { type: 'boolean' },
+        'mcp-config': { type: 'string' },
+        'max-input-tokens': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return undefined;
+  const [command, ...rest] = positionals;
+  if (command !== 'run') throw new UsageError(command ? `Unknown command "${command}"` : 'Missing command: run');
+  if (rest.length !== 1 || !rest[0]?.trim()) throw new UsageError('Give the task as one quoted argument');
+  if (values.plan && values['no-plan']) throw new UsageError('--plan and --no-plan exclude each other');
+
+  const categories = (values['auto-approve'] ?? 'read').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const c of categories) {
+    if (!ApprovalCategory.safeParse(c).success) {
+      throw new UsageError(`--auto-approve: unknown category "${c}" (use ${ApprovalCategory.options.join(', ')})`);
+    }
+  }
+  const protocol = values['tool-protocol'] ?? 'auto';
+  if (!['auto', 'native', 'text'].includes(protocol)) throw new UsageError(`--tool-protocol must be auto, native or text`);
+
+  return CliOptions.parse({
+    task: rest[0],
+    workspace: values.workspace ?? cwd,
+    model: values.model ?? env.STEPWISE_MODEL,
+    baseUrl: values['base-url'] ?? env.OPENAI_BASE_URL,
+    maxSteps: positiveInt('--max-steps', values['max-steps'], 30),
+    autoApprove: [...new Set(categories)],
+    json: values.json ?? false,
+    toolProtocol: protocol,
+    planMode: values.plan ? 'always' : values['no-plan'] ? 'never' : 'auto',
+    mcpConfig: values['mcp-config'],
+    maxInputTokens: positiveInt('--max-input-tokens', values['max-input-tokens'], 100_000),
+  });
+}

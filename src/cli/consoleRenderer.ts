@@ -1,0 +1,110 @@
+import type { AgentEvent, EventEnvelope } from '../shared/events';
+
+/** Where the renderer writes; a TTY gets colours. */
+export interface RenderTarget {
+  write(text: string): void;
+  color: boolean;
+}
+
+const STATUS_ICON: Record<string, string> = {
+  pending: '○', in_progress: '◐', completed: '●', failed: '✗', blocked: '⊘', skipped: '–',
+};
+
+function preview(text: string, maxLines: number, maxChars = 400): string {
+  const lines = text.split('\n');
+  let out = lines.slice(0, maxLines).join('\n');
+  if (out.length > maxChars) out = out.slice(0, maxChars) + '…';
+  if (lines.length > maxLines) out += `\n… (${lines.length - maxLines} more lines)`;
+  return out;
+}
+
+function compactArgs(args: unknown): string {
+  const text = typeof args === 'string' ? args : JSON.stringify(args);
+  return text.length > 160 ? text.slice(0, 160) + '…' : text;
+}
+
+/**
+ * Turns events into readable terminal output: streamed assistant text, tool calls with their
+ * output and results, plan progress, and the outcome. Stateful only to keep line breaks tidy.
+ */
+export class ConsoleRenderer {
+  private midLine = false;
+
+  constructor(private readonly out: RenderTarget) {}
+
+  private paint(code: string, text: string): string {
+    return this.out.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+
+  private line(text: string): void {
+    if (this.midLine) this.out.write('\n');
+    this.out.write(text + '\n');
+    this.midLine = false;
+  }
+
+  /** Renders one envelope. */
+  render(envelope: EventEnvelope): void {
+    this.renderEvent(envelope.event);
+  }
+
+  private renderEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'run_started':
+        this.line(this.paint('2', `Stepwise · ${event.model} · ${event.workspace}`));
+        break;
+      case 'text_delta':
+        this.out.write(event.text);
+        this.midLine = !event.text.endsWith('\n');
+        break;
+      case 'tool_call':
+        this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
+        break;
+      case 'tool_output':
+        this.out.write(this.paint('2', event.chunk));
+        this.midLine = !event.chunk.endsWith('\n');
+        break;
+      case 'tool_result': {
+        const icon = event.isError ? this.paint('31', '✗') : this.paint('32', '✓');
+        this.line(`${icon} ${event.name} (${Math.round(event.durationMs)} ms)`);
+        const body = preview(event.content, event.isError ? 12 : 4);
+        if (body) this.line(this.paint('2', body.replace(/^/gm, '  ')));
+        break;
+      }
+      case 'approval_answered':
+        if (!event.approved) this.line(this.paint('33', `  not approved${event.reason ? `: ${event.reason}` : ''}`));
+        break;
+      case 'question_asked':
+        this.line(`? ${event.question}`);
+        break;
+      case 'notice':
+        this.line(this.paint('33', `! ${event.message}`));
+        break;
+      case 'error':
+        this.line(this.paint('31', `✗ ${event.code}: ${event.message}`));
+        break;
+      case 'plan_created':
+      case 'plan_updated':
+        this.line(this.paint('1', event.type === 'plan_created' ? `Plan: ${event.goal}` : `Plan updated: ${event.reason}`));
+        for (const step of event.steps) this.line(`  ${STATUS_ICON[step.status] ?? '?'} ${step.id}. [${step.role}] ${step.title}`);
+        break;
+      case 'step_started':
+        this.line(this.paint('1', `▶ step ${event.stepId}`));
+        break;
+      case 'step_finished':
+        this.line(`${STATUS_ICON[event.status] ?? '?'} step ${event.stepId} ${event.status}: ${preview(event.summary, 3)}`);
+        break;
+      case 'report':
+        this.line(this.paint('1', `Report${event.path ? ` saved to ${event.path}` : ''}`));
+        break;
+      case 'run_finished': {
+        const ok = event.outcome === 'finished';
+        this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${event.outcome} after ${event.steps} turn(s)`));
+        if (event.summary) this.line(event.summary);
+        if (event.reason && !ok) this.line(this.paint('31', event.reason));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}

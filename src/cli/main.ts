@@ -1,0 +1,34 @@
+import { runCli, EXIT } from './runCli';
+import { ttyPrompter } from './prompter';
+
+// The CLI's edge: wires the real process in and turns Ctrl-C into cancellation.
+const controller = new AbortController();
+let interrupts = 0;
+process.on('SIGINT', () => {
+  interrupts += 1;
+  if (interrupts > 1) process.exit(EXIT.cancelled);
+  process.stderr.write('\nCancelling… (Ctrl-C again to quit at once)\n');
+  controller.abort();
+});
+process.on('SIGTERM', () => controller.abort());
+
+const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+runCli({
+  argv: process.argv.slice(2),
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+  prompter: interactive ? ttyPrompter(process.stdin, process.stderr) : undefined,
+  signal: controller.signal,
+}).then(
+  // Exit explicitly once stdout drained: a keep-alive socket must not keep a finished CLI alive.
+  (code) => {
+    process.stdout.write('', () => process.exit(code));
+  },
+  (error) => {
+    process.stderr.write(`stepwise: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exitCode = EXIT.failed;
+  },
+);

@@ -1,0 +1,109 @@
+import { realpath, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { systemClock } from '../agent/clock';
+import { EventStream } from '../agent/events/eventStream';
+import { runAgent } from '../agent/loop/runAgent';
+import { OpenAICompatibleModel } from '../agent/model/openaiModel';
+import { ToolRegistry } from '../agent/tools/toolRegistry';
+import { builtinTools } from '../agent/tools/builtins';
+import type { Logger } from '../agent/ports';
+import { NodeWorkspace } from '../node/nodeWorkspace';
+import { ExecaCommandRunner } from '../node/execaCommandRunner';
+import type { RunOutcome } from '../shared/events';
+import { CliAsker } from './cliAsker';
+import { CliApprover } from './cliApprover';
+import { parseCliArgs, USAGE, UsageError } from './cliArgs';
+import { ConsoleRenderer } from './consoleRenderer';
+import type { Prompter } from './prompter';
+
+/** The process around the CLI, injectable for tests. */
+export interface CliIo {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  color: boolean;
+  /** Present only when a person can answer on a terminal. */
+  prompter?: Prompter;
+  signal: AbortSignal;
+}
+
+/** Exit codes of `stepwise run`. */
+export const EXIT = { finished: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+/** Maps a run's outcome to the process exit code. */
+export function exitCodeFor(outcome: RunOutcome): number {
+  if (outcome === 'finished') return EXIT.finished;
+  if (outcome === 'cancelled') return EXIT.cancelled;
+  return EXIT.failed;
+}
+
+function stderrLogger(io: CliIo, verbose: boolean): Logger {
+  const write = (level: string) => (message: string, ...details: unknown[]) => {
+    if (level === 'debug' && !verbose) return;
+    const extra = details.map((d) => (d instanceof Error ? d.message : typeof d === 'string' ? d : JSON.stringify(d))).join(' ');
+    io.stderr(`[${level}] ${message}${extra ? ' ' + extra : ''}\n`);
+  };
+  return { debug: write('debug'), info: () => {}, warn: write('warn'), error: write('error') };
+}
+
+/** Runs `stepwise run ...` to completion and returns the exit code; never throws for user errors. */
+export async function runCli(io: CliIo): Promise<number> {
+  let options;
+  try {
+    options = parseCliArgs(io.argv, io.env, io.cwd);
+    if (!options) {
+      io.stdout(USAGE + '\n');
+      return EXIT.finished;
+    }
+    if (!options.model) throw new UsageError('No model: pass --model or set STEPWISE_MODEL');
+    const info = await stat(options.workspace).catch(() => undefined);
+    if (!info?.isDirectory()) throw new UsageError(`--workspace is not a folder: ${options.workspace}`);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`stepwise: ${error.message}\n\n${USAGE}\n`);
+    return EXIT.usage;
+  }
+
+  const apiKey = io.env.STEPWISE_API_KEY ?? io.env.OPENAI_API_KEY;
+  const baseURL = options.baseUrl ?? 'https://api.openai.com/v1';
+  if (!apiKey && !options.baseUrl) {
+    io.stderr('stepwise: set OPENAI_API_KEY (or STEPWISE_API_KEY), or pass --base-url for an endpoint without keys\n');
+    return EXIT.usage;
+  }
+
+  const root = await realpath(options.workspace);
+  const logger = stderrLogger(io, Boolean(io.env.STEPWISE_DEBUG));
+  const events = new EventStream(randomUUID(), Date.now, (error) => logger.error('event listener failed', error));
+  if (options.json) {
+    events.subscribe((envelope) => io.stdout(JSON.stringify(envelope) + '\n'));
+  } else {
+    const renderer = new ConsoleRenderer({ write: io.stdout, color: io.color });
+    events.subscribe((envelope) => renderer.render(envelope));
+  }
+
+  const model = new OpenAICompatibleModel({
+    baseURL,
+    apiKey: apiKey ?? 'not-needed',
+    model: options.model!,
+    toolProtocol: options.toolProtocol,
+    clock: systemClock,
+    logger,
+  });
+  const result = await runAgent({
+    task: options.task,
+    model,
+    tools: new ToolRegistry(builtinTools()),
+    workspace: new NodeWorkspace(root),
+    commands: new ExecaCommandRunner(),
+    approver: new CliApprover(new Set(options.autoApprove), io.prompter),
+    asker: new CliAsker(io.prompter),
+    logger,
+    clock: systemClock,
+    events,
+    signal: io.signal,
+    limits: { maxTurns: options.maxSteps, maxInputTokens: options.maxInputTokens, maxToolResultTokens: 6_000 },
+  });
+  return exitCodeFor(result.outcome);
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { ELIDED_PREFIX, elisionMarker, fitToBudget, summarizeArguments, type BudgetOptions } from '../../../src/agent/context/contextBudget';
+import { repairToolPairing } from '../../../src/agent/context/messageHistory';
+import { MessageTokenCache } from '../../../src/agent/context/messageTokens';
+import { o200kCounter } from '../../../src/agent/context/tokenCounter';
+import type { ChatMessage } from '../../../src/agent/model/types';
+
+const tokens = new MessageTokenCache(o200kCounter);
+const filler = (words: number) => Array.from({ length: words }, (_, i) => `word${i % 50}`).join(' ');
+
+/** system, pinned plan, task, then `turns` turns of (assistant call + big tool output). */
+function conversation(turns: number, outputWords = 400) {
+  const system: ChatMessage = { role: 'system', content: 'You are a test agent.' };
+  const plan: ChatMessage = { role: 'user', content: `Plan: ${filler(300)}` };
+  const task: ChatMessage = { role: 'user', content: 'Summarise the files.' };
+  const messages: ChatMessage[] = [system, plan, task];
+  for (let i = 1; i <= turns; i++) {
+    messages.push({ role: 'assistant', content: `Reading file ${i}. ${filler(200)}`, toolCalls: [{ id: `c${i}`, name: 'read_file', arguments: JSON.stringify({ path: `f${i}.txt` }) }] });
+    messages.push({ role: 'tool', toolCallId: `c${i}`, name: 'read_file', content: `file ${i}: ${filler(outputWords)}` });
+  }
+  const protectedSet = new Set<ChatMessage>([system, plan, task]);
+  const options = (maxTokens: number, keepRecentTurns = 2): BudgetOptions => ({
+    maxTokens,
+    count: (m) => tokens.count(m),
+    isProtected: (m) => protectedSet.has(m),
+    keepRecentTurns,
+  });
+  return { messages, system, plan, task, options };
+}
+
+describe('contextBudget', () => {
+  it('leaves a conversation under budget untouched', () => {
+    const { messages, options } = conversation(3);
+    const result = fitToBudget(messages, options(1_000_000));
+    assert.deepEqual(result.messages, messages);
+    assert.equal(result.elidedOutputs, 0);
+    assert.equal(result.fits, true);
+    assert.equal(result.tokensAfter, result.tokensBefore);
+  });
+
+  it('elides the oldest tool outputs first and stops as soon as it fits', () => {
+    const { messages, options } = conversation(6);
+    const total = tokens.countAll(messages);
+    const oneOutput = tokens.count(messages[4]!);
+    const result = fitToBudget(messages, options(total - oneOutput - 10));
+    assert.equal(result.fits, true);
+    assert.ok(result.tokensAfter <= total - oneOutput - 10);
+    const outputs = result.messages.filter((m) => m.role === 'tool');
+    assert.deepEqual(outputs.map((m) => m.content.startsWith(ELIDED_PREFIX)), [true, true, false, false, false, false]);
+    assert.equal(result.elidedOutputs, 2);
+    assert.equal(outputs[0]!.content, '[output elided to save context: read_file path=f1.txt; call the tool again if needed]');
+    assert.equal(tokens.countAll(result.messages), result.tokensAfter);
+  });
+
+  it('keeps the system prompt, task, pinned messages and the latest turns whole, and every call paired', () => {
+    const { messages, options, system, plan, task } = conversation(6);
+    const result = fitToBudget(messages, options(1));
+    assert.equal(result.fits, false);
+    assert.equal(result.messages[0], system);
+    assert.equal(result.messages[1], plan);
+    assert.equal(result.messages[2], task);
+    // The last two turns (4 messages) are the very same objects.
+    assert.deepEqual(result.messages.slice(-4), messages.slice(-4));
+    for (let i = 0; i < 4; i++) assert.equal(result.messages.at(-1 - i), messages.at(-1 - i));
+    assert.equal(result.messages.length, messages.length);
+    assert.equal(repairToolPairing(result.messages), result.messages, 'no call lost its answer');
+    assert.equal(result.elidedOutputs, 4);
+  });
+
+  it('then shortens older assistant texts and long arguments, keeping the arguments valid JSON', () => {
+    const { messages, options } = conversation(4, 10);
+    const long = messages[3] as Extract<ChatMessage, { role: 'assistant' }>;
+    messages[3] = { ...long, toolCalls: [{ ...long.toolCalls![0]!, arguments: JSON.stringify({ path: 'f1.txt', content: filler(500) }) }] };
+    const result = fitToBudget(messages, options(1));
+    assert.ok(result.shortenedMessages >= 2);
+    const first = result.messages[3] as Extract<ChatMessage, { role: 'assistant' }>;
+    assert.ok(first.content.length < long.content.length);
+    assert.match(first.content, /older text shortened to save context/);
+    const args = JSON.parse(first.toolCalls![0]!.arguments) as { elided: string };
+    assert.match(args.elided, /characters of arguments elided to save context: path=f1\.txt, content=word0/);
+    assert.equal(first.toolCalls![0]!.id, 'c1');
+    assert.ok(result.tokensAfter < result.tokensBefore);
+  });
+
+  it('does not change its input', () => {
+    const { messages, options } = conversation(5);
+    const copy = structuredClone(messages);
+    const before = [...messages];
+    fitToBudget(messages, options(10));
+    assert.deepEqual(messages, copy);
+    messages.forEach((m, i) => assert.equal(m, before[i]));
+  });
+
+  it('does not elide an output twice', () => {
+    const { messages, options } = conversation(5);
+    const once = fitToBudget(messages, options(1));
+    const twice = fitToBudget(once.messages, options(1));
+    assert.equal(twice.elidedOutputs, 0);
+  });
+
+  it('summarises arguments on one short line', () => {
+    assert.equal(summarizeArguments('{"path":"src/a.ts","start_line":10}'), 'path=src/a.ts, start_line=10');
+    assert.equal(summarizeArguments('not json\n at all'), 'not json at all');
+    assert.ok(summarizeArguments(JSON.stringify({ content: 'x'.repeat(500) })).length <= 120);
+    assert.equal(elisionMarker('list_files', undefined), '[output elided to save context: list_files; call the tool again if needed]');
+  });
+});
