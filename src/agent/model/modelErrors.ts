@@ -24,6 +24,8 @@ export class ContextLengthError extends ModelError {
 /** The connection dropped after part of the answer had streamed; not retried (output was shown). */
 export class StreamInterruptedError extends ModelError {
   override readonly code = 'interrupted';
+  /** The visible text that had streamed before the drop (already delivered through `onText`). */
+  partialText?: string;
 }
 
 /** 400 and similar: the request itself is wrong. */

@@ -1,0 +1,130 @@
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { Usage } from '../../shared/events';
+import type { TextToolCall, ToolBlockFilter } from './toolBlockFilter';
+import type { FinishReason } from './types';
+
+type ToolCallFragment = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
+
+interface PendingCall {
+  id?: string;
+  name: string;
+  arguments: string;
+}
+
+/** What one streamed answer added up to. */
+export interface AssembledAnswer {
+  /** Visible text: everything streamed minus tool-call blocks the filter hid. */
+  text: string;
+  /** Native tool calls, in index order; `id` is undefined when the server sent none. */
+  nativeCalls: PendingCall[];
+  /** Calls written as fenced blocks in the text. */
+  textCalls: TextToolCall[];
+  /** `undefined` when the stream never said why it stopped. */
+  finishReason: FinishReason | undefined;
+  usage?: Usage;
+}
+
+/**
+ * Adds up `chat.completion.chunk`s: text deltas pass through the optional tool-block filter to
+ * `onText`; tool-call fragments join by `index` (the first brings id and name, later ones append
+ * arguments; servers that omit `index` are matched by id, else continue the last call); the finish
+ * reason and the usage chunk (`choices: []`) are kept. Only choice 0 is read.
+ */
+export class StreamAssembler {
+  /** True once text or a tool-call fragment has arrived: from then on a failure cannot be retried. */
+  outputStarted = false;
+  private text = '';
+  private readonly calls: PendingCall[] = [];
+  private readonly byIndex = new Map<number, PendingCall>();
+  private finishReason: string | undefined;
+  private usage: Usage | undefined;
+
+  constructor(
+    private readonly filter: ToolBlockFilter | undefined,
+    private readonly onText: ((delta: string) => void) | undefined,
+  ) {}
+
+  /** The visible text delivered so far. */
+  get visibleText(): string {
+    return this.text;
+  }
+
+  /** Takes one chunk. */
+  add(chunk: ChatCompletionChunk): void {
+    if (chunk.usage) {
+      this.usage = {
+        promptTokens: chunk.usage.prompt_tokens ?? 0,
+        completionTokens: chunk.usage.completion_tokens ?? 0,
+        totalTokens: chunk.usage.total_tokens ?? (chunk.usage.prompt_tokens ?? 0) + (chunk.usage.completion_tokens ?? 0),
+      };
+    }
+    for (const choice of chunk.choices ?? []) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const delta = choice.delta ?? {};
+      const content = (delta.content ?? '') + (delta.refusal ?? '');
+      if (content !== '') {
+        this.outputStarted = true;
+        this.emit(this.filter ? this.filter.push(content) : content);
+      }
+      for (const fragment of delta.tool_calls ?? []) {
+        this.outputStarted = true;
+        this.addFragment(fragment);
+      }
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+  }
+
+  /** Ends the answer: flushes what the filter still holds. */
+  finish(): AssembledAnswer {
+    if (this.filter) this.emit(this.filter.end());
+    return {
+      text: this.text,
+      nativeCalls: this.calls.filter((call) => call.name !== '' || call.arguments !== ''),
+      textCalls: this.filter ? [...this.filter.calls] : [],
+      finishReason: this.finishReason === undefined ? undefined : mapFinishReason(this.finishReason),
+      usage: this.usage,
+    };
+  }
+
+  private emit(visible: string): void {
+    if (visible === '') return;
+    this.text += visible;
+    this.onText?.(visible);
+  }
+
+  private addFragment(fragment: ToolCallFragment): void {
+    let call: PendingCall | undefined;
+    if (typeof fragment.index === 'number') {
+      call = this.byIndex.get(fragment.index);
+      if (!call) {
+        call = { name: '', arguments: '' };
+        this.byIndex.set(fragment.index, call);
+        this.calls.push(call);
+      }
+    } else {
+      call = fragment.id ? this.calls.find((c) => c.id === fragment.id) : this.calls[this.calls.length - 1];
+      if (!call) {
+        call = { name: '', arguments: '' };
+        this.calls.push(call);
+      }
+    }
+    if (fragment.id && !call.id) call.id = fragment.id;
+    if (fragment.function?.name && !call.name) call.name = fragment.function.name;
+    if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+  }
+}
+
+/** OpenAI's finish reasons in ours (`function_call` is the legacy name of `tool_calls`). */
+export function mapFinishReason(reason: string): FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'length':
+    case 'content_filter':
+    case 'tool_calls':
+      return reason;
+    case 'function_call':
+      return 'tool_calls';
+    default:
+      return 'other';
+  }
+}
