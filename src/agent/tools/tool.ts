@@ -22,6 +22,8 @@ export interface ToolResult {
   isError?: boolean;
   /** Set only by `finish`: the run ends with this summary. */
   finish?: { summary: string };
+  /** Images the tool produced (MCP image content); `content` carries a short placeholder for each. */
+  images?: { mimeType: string; data: string }[];
 }
 
 /** A tool with zod parameters; the registry validates arguments before `execute` sees them. */

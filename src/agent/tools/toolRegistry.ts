@@ -22,6 +22,15 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/** A copy of a JSON value with `null` object members removed (arrays keep their items). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+  }
+  return value;
+}
+
 /**
  * The tools a run may call. Tools can join and leave while a run goes on (MCP servers); `specs()`
  * reflects the current set. `execute` never throws for a bad call: an unknown tool, unparsable or
@@ -90,7 +99,12 @@ export class ToolRegistry {
         message: `The arguments for \`${name}\` are not valid JSON (${errorMessage(error)}). Send one JSON object matching the tool's schema.`,
       };
     }
-    const parsed = tool.parameters.safeParse(json);
+    let parsed = tool.parameters.safeParse(json);
+    // Smaller models send `null` for parameters they mean to leave out; accept that when it is the only problem.
+    if (!parsed.success) {
+      const retried = tool.parameters.safeParse(withoutNulls(json));
+      if (retried.success) parsed = retried;
+    }
     if (!parsed.success) {
       return { ok: false, message: `Invalid arguments for \`${name}\`: ${describeIssues(parsed.error)}. Fix them and call the tool again.` };
     }

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { CancelledError, throwIfAborted } from '../../errors';
+import { truncateHeadTail } from '../../context/truncate';
+import type { CommandResult } from '../../ports';
+import { defineTool } from '../tool';
+import { rejectionResult } from './rejection';
+
+/** Default and maximum time a command may run, in seconds. */
+export const COMMAND_DEFAULT_TIMEOUT_S = 120;
+export const COMMAND_MAX_TIMEOUT_S = 1800;
+/** Output kept per command (head + tail). */
+export const COMMAND_MAX_OUTPUT_CHARS = 30_000;
+const MAX_TITLE_CHARS = 80;
+
+/** Arguments of `run_command`. */
+export const RunCommandArgs = z.object({
+  command: z.string().min(1),
+  timeout_seconds: z.number().int().min(1).max(COMMAND_MAX_TIMEOUT_S).optional().describe(`default ${COMMAND_DEFAULT_TIMEOUT_S}`),
+});
+export type RunCommandArgs = z.infer<typeof RunCommandArgs>;
+
+/** The one-line approval title: "Run `npm test`", shortened when long. */
+function title(command: string): string {
+  const oneLine = command.replace(/\s*\n\s*/g, ' ').trim();
+  return `Run \`${oneLine.length > MAX_TITLE_CHARS ? `${oneLine.slice(0, MAX_TITLE_CHARS - 3)}...` : oneLine}\``;
+}
+
+/** How the command ended, as the first line of the result. */
+function outcome(result: CommandResult, timeoutS: number): string {
+  if (result.timedOut) return `timed out after ${timeoutS}s; the process was killed`;
+  if (result.exitCode === null) return `killed by signal ${result.signal ?? 'unknown'}`;
+  return `exit code ${result.exitCode}`;
+}
+
+/**
+ * `run_command`: runs a shell command in the workspace folder after approval, streaming its output
+ * as `tool_output` events. The result starts with `exit code N` (or the timeout / signal), then
+ * the output, head and tail kept. A non-zero exit is a normal result for the model to read; a
+ * timeout is an error result; cancellation throws `CancelledError`.
+ */
+export const runCommandTool = defineTool({
+  name: 'run_command',
+  description: 'Run a shell command in the workspace folder (non-interactive, no stdin) and return its exit code and output.',
+  category: 'command',
+  parameters: RunCommandArgs,
+  async execute(args, context) {
+    const cwd = context.workspace.root;
+    const decision = await context.requestApproval({ category: 'command', title: title(args.command), detail: `${args.command}\n\ncwd: ${cwd}` });
+    if (!decision.approved) return rejectionResult('the command (it did not run)', decision);
+    throwIfAborted(context.signal);
+    const timeoutS = args.timeout_seconds ?? COMMAND_DEFAULT_TIMEOUT_S;
+    const result = await context.commands.run({
+      command: args.command,
+      cwd,
+      timeoutMs: timeoutS * 1000,
+      maxOutputChars: COMMAND_MAX_OUTPUT_CHARS,
+      signal: context.signal,
+      onOutput: (chunk, stream) => context.emit({ type: 'tool_output', callId: context.callId, stream, chunk }),
+    });
+    if (result.cancelled || context.signal.aborted) throw new CancelledError();
+    // The runner caps the output; cap again in case an adapter kept more than asked.
+    const capped = truncateHeadTail(result.output, COMMAND_MAX_OUTPUT_CHARS);
+    const omitted = result.omittedChars + capped.omittedChars;
+    const head = outcome(result, timeoutS) + (omitted > 0 ? ` (${omitted} characters of output omitted from the middle)` : '');
+    const output = capped.text.trim() === '' ? '(no output)' : capped.text.trimEnd();
+    return { content: `${head}\n${output}`, isError: result.timedOut || undefined };
+  },
+});

@@ -1,0 +1,190 @@
+import { explainNoMatch } from './closestRegion';
+import { detectIndentStyle, isBlank, reindent } from './indentation';
+import { findTolerant } from './tolerantMatch';
+import { detectEol, indexLines, normalizeEol, splitBlock, type Eol } from './textLines';
+
+/** One search/replace block of `edit_file`. */
+export interface SearchReplace {
+  search: string;
+  replace: string;
+}
+
+/** How an edit found its place: verbatim, or with whitespace and line endings ignored. */
+export type MatchKind = 'exact' | 'tolerant';
+
+/** Where an edit landed in the edited text (1-based, inclusive; `endLine < startLine` for a deletion). */
+export interface AppliedEdit {
+  index: number;
+  kind: MatchKind;
+  startLine: number;
+  endLine: number;
+}
+
+/** The edited text, or which edit failed and why (nothing applied). */
+export type ApplyEditsResult =
+  | { ok: true; text: string; applied: AppliedEdit[] }
+  | { ok: false; index: number; message: string };
+
+/** One applied edit: its 0-based start line, lines it now spans, and how the file's line count changed. */
+type StepResult = { ok: true; text: string; kind: MatchKind; start: number; lineCount: number; lineDelta: number } | { ok: false; message: string };
+
+const newlines = (text: string): number => text.split('\n').length - 1;
+
+const MAX_LISTED = 10;
+
+function listPlaces(places: string[]): string {
+  const shown = places.slice(0, MAX_LISTED).join(', ');
+  return places.length > MAX_LISTED ? `${shown}, ...` : shown;
+}
+
+const isSpace = (ch: string | undefined): boolean => ch === ' ' || ch === '\t';
+
+/**
+ * Every start offset of `needle` in `text`, overlapping ones included. A needle that starts with
+ * indentation does not count where it would start inside a longer run of it: `  go();` is not
+ * found in `    go();`, where its indentation says it belongs elsewhere.
+ */
+function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  const indented = isSpace(needle[0]);
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) {
+    if (!indented || !isSpace(text[at - 1])) found.push(at);
+  }
+  return found;
+}
+
+/** 1-based lines of ascending offsets, counting newlines once. */
+function linesOfOffsets(text: string, offsets: readonly number[]): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let from = 0;
+  for (const offset of offsets) {
+    for (let nl = text.indexOf('\n', from); nl !== -1 && nl < offset; nl = text.indexOf('\n', nl + 1)) {
+      line++;
+      from = nl + 1;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+function countLines(text: string): number {
+  return text === '' ? 0 : splitBlock(text).length;
+}
+
+function applyExact(text: string, search: string, replace: string, eol: Eol): StepResult | undefined {
+  let needle = search;
+  let found = occurrences(text, needle);
+  if (found.length === 0 && /\r?\n/.test(search)) {
+    needle = normalizeEol(search, eol);
+    if (needle !== search) found = occurrences(text, needle);
+  }
+  if (found.length === 0) return undefined;
+  if (found.length > 1) {
+    const lines = linesOfOffsets(text, found).map(String);
+    return {
+      ok: false,
+      message: `the search text occurs ${found.length} times (at lines ${listPlaces(lines)}). Include more surrounding lines in \`search\` so it matches exactly one place.`,
+    };
+  }
+  const at = found[0]!;
+  const replacement = normalizeEol(replace, eol);
+  const [startLine] = linesOfOffsets(text, [at]);
+  return {
+    ok: true,
+    text: text.slice(0, at) + replacement + text.slice(at + needle.length),
+    kind: 'exact',
+    start: startLine! - 1,
+    lineCount: countLines(replacement),
+    lineDelta: newlines(replacement) - newlines(needle),
+  };
+}
+
+/** Drops up to `count` blank lines from the start (`fromEnd` false) or end of `lines`. */
+function dropBlank(lines: string[], count: number, fromEnd: boolean): string[] {
+  const out = [...lines];
+  for (let i = 0; i < count && out.length > 0 && isBlank(fromEnd ? out[out.length - 1]! : out[0]!); i++) {
+    if (fromEnd) out.pop();
+    else out.shift();
+  }
+  return out;
+}
+
+function applyTolerant(text: string, search: string, replace: string, eol: Eol): StepResult {
+  let searchLines = splitBlock(search);
+  let replaceLines = splitBlock(replace);
+  if (searchLines.every(isBlank)) return { ok: false, message: 'the search text is only whitespace and does not occur verbatim.' };
+  let found = findTolerant(text, searchLines);
+  if (found.all.length === 0) {
+    // Blank lines around the block are the commonest drift; retry without them, on both sides.
+    const lead = searchLines.findIndex((line) => !isBlank(line));
+    const trail = searchLines.length - 1 - searchLines.findLastIndex((line) => !isBlank(line));
+    if (lead + trail > 0) {
+      const trimmed = searchLines.slice(lead, searchLines.length - trail);
+      const retry = findTolerant(text, trimmed);
+      if (retry.all.length > 0) {
+        found = retry;
+        searchLines = trimmed;
+        replaceLines = dropBlank(dropBlank(replaceLines, lead, false), trail, true);
+      }
+    }
+  }
+  if (found.all.length === 0) {
+    return { ok: false, message: `the search text was not found.\n${explainNoMatch(indexLines(text).lines, searchLines)}` };
+  }
+  if (found.best.length !== 1) {
+    const starts = linesOfOffsets(text, found.all.map((c) => c.start));
+    const places = starts.map((line) => `${line}-${line + searchLines.length - 1}`);
+    return {
+      ok: false,
+      message: `the search text matches ${found.all.length} places when whitespace is ignored (lines ${listPlaces(places)}) and none verbatim. Include more surrounding lines in \`search\`, copied exactly, so it matches one place.`,
+    };
+  }
+  const match = found.best[0]!;
+  const style = detectIndentStyle(match.lines) ?? detectIndentStyle(text.split('\n', 5000)) ?? 'space';
+  const newLines = reindent(searchLines, match.lines, replaceLines, style);
+  let next: string;
+  if (newLines.length > 0) {
+    next = text.slice(0, match.start) + newLines.join(eol) + text.slice(match.end);
+  } else {
+    const nl = text.indexOf('\n', match.end);
+    if (nl !== -1) next = text.slice(0, match.start) + text.slice(nl + 1);
+    else if (match.start === 0) next = '';
+    // Deleting the last lines of a file without a final newline: the line before loses its terminator.
+    else next = text.slice(0, match.start - (text[match.start - 2] === '\r' ? 2 : 1));
+  }
+  const [startLine] = linesOfOffsets(text, [match.start]);
+  return { ok: true, text: next, kind: 'tolerant', start: startLine! - 1, lineCount: newLines.length, lineDelta: newLines.length - searchLines.length };
+}
+
+/**
+ * Applies search/replace edits in order, each to the result of the previous ones; all or none.
+ * An edit's `search` must occur exactly once verbatim (CRLF/LF ignored); failing that, exactly
+ * once comparing whole lines without their indentation and trailing whitespace, in which case the
+ * replacement is re-indented to the file's indentation. Replacements take the file's line endings
+ * and the file keeps its final-newline state. Ambiguous or missing matches fail with a message
+ * for the model (counts and line numbers, or the closest region and what differs).
+ */
+export function applyEdits(original: string, edits: readonly SearchReplace[]): ApplyEditsResult {
+  if (edits.length === 0) return { ok: false, index: 0, message: '`edits` is empty: give at least one {search, replace} block.' };
+  let text = original;
+  const steps: Array<{ index: number; kind: MatchKind; start: number; lineCount: number; lineDelta: number }> = [];
+  for (let index = 0; index < edits.length; index++) {
+    const { search, replace } = edits[index]!;
+    const where = `edits[${index}]`;
+    const after = index > 0 ? ` (in the file as changed by the edits before it)` : '';
+    if (search === '') {
+      return { ok: false, index, message: `${where}: \`search\` is empty. Give the exact lines to replace; to create or overwrite a whole file use write_file.` };
+    }
+    if (search === replace) return { ok: false, index, message: `${where}: \`search\` and \`replace\` are identical, so it would change nothing.` };
+    const eol = detectEol(text);
+    const step = applyExact(text, search, replace, eol) ?? applyTolerant(text, search, replace, eol);
+    if (!step.ok) return { ok: false, index, message: `${where}${after}: ${step.message}` };
+    // A later edit above an earlier one moves it down or up.
+    for (const earlier of steps) if (step.start < earlier.start) earlier.start += step.lineDelta;
+    steps.push({ index, kind: step.kind, start: step.start, lineCount: step.lineCount, lineDelta: step.lineDelta });
+    text = step.text;
+  }
+  const applied = steps.map((s) => ({ index: s.index, kind: s.kind, startLine: s.start + 1, endLine: s.start + s.lineCount }));
+  return { ok: true, text, applied };
+}
