@@ -1,0 +1,109 @@
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { PathOutsideWorkspaceError, ToolError } from '../agent/errors';
+
+/** A path confined to the workspace: `rel` for display and rules, `real` for the file system. */
+export interface GuardedPath {
+  /** Workspace-relative POSIX path as the caller named it (`''` is the root). */
+  rel: string;
+  /** Lexical absolute path under the workspace root (symlinks not followed). */
+  abs: string;
+  /** Absolute path with every existing symlink resolved; always inside the root. */
+  real: string;
+}
+
+/** Linux's own limit on symlinks followed while resolving one path. */
+const MAX_SYMLINKS = 40;
+
+/**
+ * Confines model-given paths to one folder: relative paths (to the root) and absolute paths
+ * inside it are accepted, everything that leaves it — `..`, absolute paths elsewhere, symlinks
+ * whose target (or whose nearest existing ancestor's target) lies outside — is refused with
+ * `PathOutsideWorkspaceError` before anything is read or written.
+ */
+export class PathGuard {
+  /**
+   * @param realRoot the workspace folder with symlinks resolved
+   * @param aliases other absolute spellings of the same folder (e.g. the path before realpath)
+   */
+  constructor(
+    readonly realRoot: string,
+    private readonly aliases: readonly string[] = [],
+  ) {}
+
+  /** Resolves `input` or throws `PathOutsideWorkspaceError` / `ToolError` (NUL byte, symlink loop). */
+  async resolve(input: string): Promise<GuardedPath> {
+    if (input.includes('\0')) {
+      throw new ToolError(`Path ${JSON.stringify(input)} contains a NUL byte; use a plain file path.`);
+    }
+    const abs = this.lexical(input);
+    const real = await this.realpathLoose(input, abs, 0);
+    if (!isInside(this.realRoot, real)) throw this.outside(input, `it resolves through a symlink to ${real}`);
+    return { rel: toPosix(path.relative(this.realRoot, abs)), abs, real };
+  }
+
+  private lexical(input: string): string {
+    const trimmed = input.trim() === '' ? '.' : input;
+    let abs: string | undefined;
+    if (path.isAbsolute(trimmed)) {
+      const normal = path.resolve(trimmed);
+      for (const base of [this.realRoot, ...this.aliases]) {
+        if (isInside(base, normal)) {
+          abs = path.join(this.realRoot, path.relative(base, normal));
+          break;
+        }
+      }
+      if (abs === undefined) throw this.outside(input, 'it is an absolute path elsewhere');
+    } else {
+      abs = path.resolve(this.realRoot, trimmed);
+      if (!isInside(this.realRoot, abs)) throw this.outside(input, 'it climbs out with ".."');
+    }
+    return abs;
+  }
+
+  /**
+   * `realpath` that tolerates a missing tail: the nearest existing ancestor is resolved and the
+   * rest appended, and a dangling symlink is followed by hand (writing through it would create
+   * its target, which may be outside).
+   */
+  private async realpathLoose(input: string, p: string, depth: number): Promise<string> {
+    if (depth > MAX_SYMLINKS) throw new ToolError(`Path ${JSON.stringify(input)} has too many levels of symbolic links.`);
+    try {
+      return await realpath(p);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new ToolError(`Path ${JSON.stringify(input)} has a symbolic link loop.`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    }
+    const parent = path.dirname(p);
+    if (parent === p) return p;
+    const realParent = await this.realpathLoose(input, parent, depth);
+    const candidate = path.join(realParent, path.basename(p));
+    let isLink = false;
+    try {
+      isLink = (await lstat(candidate)).isSymbolicLink();
+    } catch {
+      return candidate;
+    }
+    if (!isLink) return candidate;
+    const target = await readlink(candidate);
+    return this.realpathLoose(input, path.resolve(realParent, target), depth + 1);
+  }
+
+  private outside(input: string, why: string): PathOutsideWorkspaceError {
+    return new PathOutsideWorkspaceError(
+      `Path ${JSON.stringify(input)} is outside the workspace (${why}). Only paths inside ${this.realRoot} may be used; give a path relative to the workspace root.`,
+    );
+  }
+}
+
+/** True when `child` is `parent` or below it (both absolute and normalised). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+/** Native separators to `/`. */
+export function toPosix(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}
