@@ -1,0 +1,60 @@
+import type { AgentEvent } from '../../shared/events';
+
+const WRITE_TOOLS = new Set(['write_file', 'edit_file']);
+const IMAGE_PATH = /[\w./-]*[\w-]\.(?:png|svg|jpe?g|gif|webp)\b/gi;
+
+/** True for paths the report embeds as images. */
+export function isImagePath(path: string): boolean {
+  return /\.(?:png|svg|jpe?g|gif|webp)$/i.test(path);
+}
+
+/**
+ * Follows tool calls and results to learn which files a task changed: successful `write_file` and
+ * `edit_file` calls, and image files that commands mention (charts a script saved), which the
+ * report checks exist before embedding.
+ */
+export class ChangeTracker {
+  private readonly pending = new Map<string, { name: string; args: unknown }>();
+  private readonly changed: string[] = [];
+  private readonly mentionedImages = new Set<string>();
+
+  constructor(initial: readonly string[] = []) {
+    this.changed.push(...initial);
+  }
+
+  /** Feeds one event of the stream. */
+  observe(event: AgentEvent): void {
+    if (event.type === 'tool_call') {
+      this.pending.set(event.callId, { name: event.name, args: event.args });
+      if (event.name === 'run_command') this.mention(JSON.stringify(event.args ?? ''));
+      return;
+    }
+    if (event.type !== 'tool_result') return;
+    const call = this.pending.get(event.callId);
+    this.pending.delete(event.callId);
+    if (event.name === 'run_command') this.mention(event.content);
+    if (event.isError || !WRITE_TOOLS.has(event.name)) return;
+    const path = pathOf(call?.args);
+    if (path && !this.changed.includes(path)) this.changed.push(path);
+  }
+
+  /** Paths written or edited, in the order first changed, as the model gave them. */
+  files(): string[] {
+    return [...this.changed];
+  }
+
+  /** Image paths that commands mentioned (may not exist). */
+  imageMentions(): string[] {
+    return [...this.mentionedImages];
+  }
+
+  private mention(text: string): void {
+    for (const match of text.matchAll(IMAGE_PATH)) this.mentionedImages.add(match[0]);
+  }
+}
+
+function pathOf(args: unknown): string | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const path = (args as Record<string, unknown>).path;
+  return typeof path === 'string' && path.trim() ? path.trim() : undefined;
+}

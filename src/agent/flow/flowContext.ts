@@ -1,0 +1,111 @@
+import type { Usage } from '../../shared/events';
+import { isCancellation } from '../errors';
+import { runAgent } from '../loop/runAgent';
+import { DEFAULT_LIMITS, type AgentLimits, type AgentRunResult } from '../loop/runTypes';
+import type { ChatMessage, Model, ToolChoice } from '../model/types';
+import type { ToolRegistry } from '../tools/toolRegistry';
+import { ChangeTracker } from './changeTracker';
+import { emitUsage, innerStream } from './flowEvents';
+import type { Language } from './language';
+import { TaskBudget } from './taskBudget';
+import { DEFAULT_FLOW_LIMITS, type FlowLimits, type RunTaskOptions } from './taskTypes';
+
+/** What every part of a running flow shares: options, budget, change tracker and the task's signal. */
+export interface FlowContext {
+  options: RunTaskOptions;
+  limits: FlowLimits;
+  agentLimits: AgentLimits;
+  language: Language;
+  budget: TaskBudget;
+  tracker: ChangeTracker;
+  /** Aborts on the user's Stop and when the budget runs out. */
+  signal: AbortSignal;
+}
+
+/** Builds the context of one `runTask` / `retryStep` call. */
+export function createFlowContext(options: RunTaskOptions, language: Language, changedFiles: readonly string[] = []): FlowContext {
+  const limits = { ...DEFAULT_FLOW_LIMITS, ...stripUndefined(options.limits ?? {}) };
+  const budget = new TaskBudget(limits.taskTokenBudget);
+  return {
+    options,
+    limits,
+    agentLimits: { ...DEFAULT_LIMITS, ...stripUndefined(options.agentLimits ?? {}) },
+    language,
+    budget,
+    tracker: new ChangeTracker(changedFiles),
+    signal: AbortSignal.any([options.signal, budget.signal]),
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Counts a flow call's usage (coordinator, planner, updater, report) against the task. */
+export function flowUsage(ctx: FlowContext): (usage: Usage) => void {
+  return (usage) => emitUsage(ctx.options.events, ctx.budget, usage);
+}
+
+/** One inner agent run of the flow. */
+export interface InnerRun {
+  task: string;
+  model: Model;
+  tools: ToolRegistry;
+  maxTurns: number;
+  systemPrompt?: string;
+  pinned?: ChatMessage[];
+  /** `required` for step agents, which end only through `finish`; runAgent's default otherwise. */
+  toolChoice?: ToolChoice;
+}
+
+/**
+ * Runs `runAgent` inside the task: its events relay into the task's stream, its usage counts
+ * against the task budget (also when the run reports usage only in its result), and the task's
+ * signal stops it. A cancellation thrown by the run comes back as outcome `cancelled`.
+ */
+export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRunResult> {
+  const o = ctx.options;
+  const relay = innerStream(o.events, ctx.budget, ctx.tracker);
+  try {
+    const result = await runAgent({
+      task: run.task,
+      model: run.model,
+      tools: run.tools,
+      workspace: o.workspace,
+      commands: o.commands,
+      approver: o.approver,
+      asker: o.asker,
+      logger: o.logger,
+      clock: o.clock,
+      events: relay.stream,
+      signal: ctx.signal,
+      limits: { ...ctx.agentLimits, maxTurns: run.maxTurns },
+      systemPrompt: run.systemPrompt,
+      pinned: run.pinned,
+      toolChoice: run.toolChoice,
+      tokenCounter: o.tokenCounter,
+    });
+    const missing = result.usage.totalTokens - relay.counted().totalTokens;
+    if (missing > 0) {
+      const counted = relay.counted();
+      emitUsage(o.events, ctx.budget, {
+        promptTokens: Math.max(0, result.usage.promptTokens - counted.promptTokens),
+        completionTokens: Math.max(0, result.usage.completionTokens - counted.completionTokens),
+        totalTokens: missing,
+      });
+    }
+    return result;
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    return { outcome: 'cancelled', reason: 'Cancelled', turns: 0, messages: [], usage: relay.counted() };
+  } finally {
+    relay.close();
+  }
+}
+
+/** `budget` when the budget stopped the task, `cancelled` when the user did, else undefined. */
+export function stopReason(ctx: FlowContext): 'budget' | 'cancelled' | undefined {
+  if (ctx.options.signal.aborted) return 'cancelled';
+  if (ctx.budget.exceeded) return 'budget';
+  return undefined;
+}

@@ -1,0 +1,28 @@
+import { Plan, type PlanStep } from '../../shared/plan';
+import { describeIssues } from '../tools/toolRegistry';
+import { nextStepId } from './flowState';
+
+/** A reviewed plan ready to run, or why it cannot run. */
+export type Reviewed = { ok: true; plan: Plan; notices: string[] } | { ok: false; error: string };
+
+/**
+ * Checks the plan a reviewer handed back (the user may have edited it): it must match the Plan
+ * schema; ids are made unique; steps start `pending` unless the user skipped or blocked them; at
+ * most `maxSteps` steps are kept (with a notice).
+ */
+export function acceptReviewedPlan(reviewed: unknown, maxSteps: number): Reviewed {
+  const parsed = Plan.safeParse(reviewed);
+  if (!parsed.success) return { ok: false, error: `The reviewed plan is invalid: ${describeIssues(parsed.error)}.` };
+  const notices: string[] = [];
+  const steps: PlanStep[] = [];
+  for (const step of parsed.data.steps) {
+    const id = steps.some((s) => s.id === step.id) ? nextStepId([...parsed.data.steps, ...steps]) : step.id;
+    const status = step.status === 'skipped' || step.status === 'blocked' ? step.status : 'pending';
+    steps.push({ ...step, id, status });
+  }
+  if (steps.length > maxSteps) {
+    notices.push(`The reviewed plan had ${steps.length} steps; kept the first ${maxSteps} (the step limit).`);
+    steps.length = maxSteps;
+  }
+  return { ok: true, plan: { ...parsed.data, steps }, notices };
+}

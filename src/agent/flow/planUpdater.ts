@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { isDone, StepRole, type Plan, type PlanStep } from '../../shared/plan';
+import { flowUsage, type FlowContext } from './flowContext';
+import { nextStepId, type FlowState } from './flowState';
+import { languageInstruction } from './language';
+import { modelFor } from './modelTiers';
+import { renderPlan } from './planContext';
+import type { StepRun } from './stepExecutor';
+import { structuredCall } from './structuredCall';
+
+/** A remaining step as the updater sends it: an existing id keeps (or rewords) that step; no id adds one. */
+export const RemainingStep = z.object({
+  id: z.string().optional(),
+  title: z.string().min(1),
+  description: z.string().min(1),
+  role: StepRole,
+  status: z.enum(['pending', 'blocked']).optional(),
+});
+export type RemainingStep = z.infer<typeof RemainingStep>;
+
+const UpdatePlan = z.object({ reason: z.string().min(1), steps: z.array(RemainingStep) });
+const KeepPlan = z.object({ reason: z.string().optional() });
+const RetryStep = z.object({ reason: z.string().min(1), title: z.string().min(1).optional(), description: z.string().min(1) });
+const WithReason = z.object({ reason: z.string().min(1) });
+
+/** What the updater decided. */
+export type UpdateDecision =
+  | { kind: 'keep'; reason?: string; /** Set when the answer was unusable: tell the user. */ notice?: string }
+  | { kind: 'update'; reason: string; plan: Plan; notices: string[] }
+  | { kind: 'retry'; reason: string; title?: string; description: string }
+  | { kind: 'skip'; reason: string }
+  | { kind: 'stop'; reason: string };
+
+const SUCCESS_PROMPT = [
+  'You keep a team\'s plan up to date. A step has just finished; its summary is below.',
+  'If the remaining steps (pending or blocked) still fit, call `keep_plan`.',
+  'Otherwise call `update_plan` with the reason and the COMPLETE new list of remaining steps, in order: keep a step\'s `id` to keep or reword it, omit `id` for a new step, leave a step out to remove it, status `blocked` for a step that cannot run now.',
+  'Finished steps and the goal cannot change. Change the plan only for a real reason (a finding, a new problem, a step that is no longer needed).',
+].join('\n');
+
+const FAILURE_PROMPT = [
+  'You keep a team\'s plan up to date. A step has just FAILED; why is below. Decide:',
+  '- `retry_step`: run it again with a revised description that takes a different approach;',
+  '- `skip_step`: the rest of the plan can go on without it;',
+  '- `stop_task`: the task cannot succeed; say why.',
+].join('\n');
+
+/**
+ * One model call (reasoning tier) after a step. After a completed step it may revise the remaining
+ * steps (`update_plan` / `keep_plan`); after a failed one it picks retry, skip or stop. An unusable
+ * answer keeps the plan (after a success) or stops the task (after a failure).
+ */
+export async function reviseAfterStep(ctx: FlowContext, state: FlowState, step: PlanStep, run: StepRun): Promise<UpdateDecision> {
+  const position = state.plan.steps.indexOf(step) + 1;
+  const user = [
+    `# The user's task\n${state.task}`,
+    `# The plan\n${renderPlan(state.plan, state.notes)}`,
+    run.status === 'completed'
+      ? `# Step ${position} "${step.title}" finished\n${run.summary}`
+      : `# Step ${position} "${step.title}" failed\nDescription: ${step.description}\nWhat happened: ${run.summary}`,
+  ].join('\n\n');
+  const common = {
+    model: modelFor(ctx.options.models, 'updater'),
+    user,
+    signal: ctx.signal,
+    maxRetries: 1,
+    onUsage: flowUsage(ctx),
+    tokenCounter: ctx.options.tokenCounter,
+  };
+  const language = languageInstruction(ctx.language);
+  if (run.status === 'completed') {
+    const result = await structuredCall({
+      ...common,
+      system: `${SUCCESS_PROMPT}\n${language}`,
+      choices: {
+        keep_plan: { description: 'The remaining steps still fit.', schema: KeepPlan },
+        update_plan: { description: 'Replace the remaining steps.', schema: UpdatePlan },
+      },
+    });
+    if (!result.ok) return { kind: 'keep', notice: `The plan updater's answer was unusable (${result.error}); the plan is kept.` };
+    if (result.name === 'keep_plan') return { kind: 'keep', reason: result.value.reason };
+    const applied = applyRemaining(state.plan, result.value.steps, ctx.limits.maxPlanSteps);
+    return { kind: 'update', reason: result.value.reason, ...applied };
+  }
+  const result = await structuredCall({
+    ...common,
+    system: `${FAILURE_PROMPT}\n${language}`,
+    choices: {
+      retry_step: { description: 'Run the failed step again, differently.', schema: RetryStep },
+      skip_step: { description: 'Go on without the failed step.', schema: WithReason },
+      stop_task: { description: 'Stop the task.', schema: WithReason },
+    },
+  });
+  if (!result.ok) return { kind: 'stop', reason: `the plan updater's answer was unusable (${result.error})` };
+  if (result.name === 'retry_step') return { kind: 'retry', ...result.value };
+  return { kind: result.name === 'skip_step' ? 'skip' : 'stop', reason: result.value.reason };
+}
+
+/**
+ * The plan with its remaining steps replaced by `remaining`. Enforced here, whatever the model
+ * sent: the goal, the thought and every finished step stay exactly as they were (entries naming a
+ * finished step are dropped, with a notice), ids stay unique, and the plan keeps at most
+ * `maxSteps` steps (extra new steps are cut, with a notice).
+ */
+export function applyRemaining(plan: Plan, remaining: readonly RemainingStep[], maxSteps: number): { plan: Plan; notices: string[] } {
+  const notices: string[] = [];
+  const done = plan.steps.filter(isDone);
+  const open = new Map(plan.steps.filter((s) => !isDone(s)).map((s) => [s.id, s]));
+  const byId = new Map(plan.steps.map((s) => [s.id, s]));
+  const next: PlanStep[] = [];
+  for (const entry of remaining) {
+    const existing = entry.id === undefined ? undefined : byId.get(entry.id);
+    if (existing && isDone(existing)) {
+      if (existing.title !== entry.title || existing.description !== entry.description || existing.role !== entry.role) {
+        notices.push(`The plan updater tried to change ${existing.status} step "${existing.title}"; finished steps cannot change, so that change was ignored.`);
+      }
+      continue;
+    }
+    const keepId = entry.id !== undefined && open.has(entry.id) && !next.some((s) => s.id === entry.id);
+    const id = keepId ? entry.id! : nextStepId([...plan.steps, ...next]);
+    next.push({ id, title: entry.title, description: entry.description, role: entry.role, status: entry.status ?? 'pending' });
+  }
+  const room = Math.max(0, maxSteps - done.length);
+  if (next.length > room) {
+    notices.push(`The revised plan had ${done.length + next.length} steps; kept ${maxSteps} (the step limit).`);
+    next.length = room;
+  }
+  return { plan: { goal: plan.goal, thought: plan.thought, steps: [...done, ...next] }, notices };
+}

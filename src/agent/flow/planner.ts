@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { Plan, StepRole } from '../../shared/plan';
+import { flowUsage, runInner, type FlowContext } from './flowContext';
+import { languageInstruction, type Language } from './language';
+import { modelFor } from './modelTiers';
+import { lookFirstPrompt, lookFirstTools } from './roles';
+import { structuredCall } from './structuredCall';
+
+/** A step as the planner writes it; ids and statuses are the flow's business. */
+export const DraftStep = z.object({
+  title: z.string().min(1),
+  description: z.string().min(1),
+  role: StepRole,
+});
+
+/** The arguments of `create_plan`. */
+export const DraftPlan = z.object({
+  goal: z.string().min(1),
+  thought: z.string(),
+  steps: z.array(DraftStep).min(1),
+});
+export type DraftPlan = z.infer<typeof DraftPlan>;
+
+/** Attempts after the first when the plan does not parse. */
+export const PLANNER_RETRIES = 2;
+
+/** The planner's system prompt. */
+export function plannerPrompt(maxSteps: number, language: Language): string {
+  return [
+    'You are the planner of a small team working in the user\'s workspace (a code project). Break the task into ordered steps, each done by one member:',
+    '- coder: changes files and runs commands (build, tests); checks its own changes.',
+    '- researcher: reads and searches files; changes nothing.',
+    '- reporter: writes documents (markdown) from what the team found.',
+    `Use as few steps as the work needs, at most ${maxSteps}. The member doing a step sees only the task, this plan and one-paragraph summaries of finished steps, so each description must say exactly what to do and what to deliver.`,
+    'A final report is written automatically at the end: do not add a step just to summarise.',
+    'Call `create_plan` with the goal (one sentence), your thought (why these steps) and the steps.',
+    languageInstruction(language),
+  ].join('\n');
+}
+
+/** A plan, or why none could be made. */
+export type PlanOutcome = { ok: true; plan: Plan; notices: string[] } | { ok: false; error: string; attempts: number };
+
+/**
+ * Asks the planner (reasoning tier) for a plan through `create_plan` (or JSON in text). Unusable
+ * answers go back to the model with the reason, at most `PLANNER_RETRIES` times. Plans longer
+ * than `maxPlanSteps` are cut, with a notice.
+ */
+export async function createPlan(ctx: FlowContext, research?: string): Promise<PlanOutcome> {
+  const user = research
+    ? `${ctx.options.task}\n\n# What a first look at the workspace found\n${research}`
+    : ctx.options.task;
+  const result = await structuredCall({
+    model: modelFor(ctx.options.models, 'planner'),
+    system: plannerPrompt(ctx.limits.maxPlanSteps, ctx.language),
+    user,
+    choices: { create_plan: { description: 'Submit the plan.', schema: DraftPlan } },
+    signal: ctx.signal,
+    maxRetries: PLANNER_RETRIES,
+    onUsage: flowUsage(ctx),
+    tokenCounter: ctx.options.tokenCounter,
+  });
+  if (!result.ok) return { ok: false, error: result.error, attempts: result.attempts };
+  const draft = result.value;
+  const notices: string[] = [];
+  let steps = draft.steps;
+  if (steps.length > ctx.limits.maxPlanSteps) {
+    notices.push(`The plan had ${steps.length} steps; kept the first ${ctx.limits.maxPlanSteps} (the step limit).`);
+    steps = steps.slice(0, ctx.limits.maxPlanSteps);
+  }
+  return {
+    ok: true,
+    notices,
+    plan: {
+      goal: draft.goal,
+      thought: draft.thought,
+      steps: steps.map((step, index) => ({ ...step, id: String(index + 1), status: 'pending' as const })),
+    },
+  };
+}
+
+/**
+ * The optional look before planning: a read-only agent with a small turn limit. Returns its
+ * summary, or `undefined` when it found nothing usable (planning goes on without it).
+ */
+export async function lookFirst(ctx: FlowContext): Promise<string | undefined> {
+  const result = await runInner(ctx, {
+    task: ctx.options.task,
+    model: modelFor(ctx.options.models, 'lookFirst'),
+    tools: lookFirstTools(ctx.options.tools),
+    maxTurns: ctx.options.lookFirstTurns ?? 6,
+    systemPrompt: lookFirstPrompt(ctx.language),
+    toolChoice: 'required',
+  });
+  if (result.outcome === 'cancelled') return undefined;
+  return result.summary?.trim() || undefined;
+}

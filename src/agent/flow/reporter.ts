@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import type { RunOutcome } from '../../shared/events';
+import { isDone } from '../../shared/plan';
+import { errorMessage, isCancellation } from '../errors';
+import { ModelError } from '../model/modelErrors';
+import { isImagePath } from './changeTracker';
+import { flowUsage, type FlowContext } from './flowContext';
+import type { FlowState } from './flowState';
+import { languageInstruction, reportStrings, type ReportStrings } from './language';
+import { modelFor } from './modelTiers';
+import { renderPlan } from './planContext';
+import { DEFAULT_REPORT_DIR, markdownHref, relativePath, slugify, timestamp } from './reportPath';
+import { structuredCall } from './structuredCall';
+
+/** The report's free text, written by the model; files, images and steps are filled in by code. */
+export const ReportDraft = z.object({
+  summary: z.string().min(1),
+  findings: z.array(z.string()),
+  verification: z.string(),
+  left: z.array(z.string()),
+});
+export type ReportDraft = z.infer<typeof ReportDraft>;
+
+const REPORT_PROMPT = [
+  'Write the final report of a task from its plan and the summaries of its steps. Call `write_report`:',
+  '- summary: 2-5 sentences on what was achieved;',
+  '- findings: the key facts found, one per item;',
+  '- verification: how the work was checked (builds, tests, reviews), only what the summaries say, never invented; empty if nothing was checked;',
+  '- left: what remains undone or should be done next; empty if nothing.',
+  'Changed files are listed automatically; do not list them.',
+].join('\n');
+
+/** How the task ended, as the report tells it. */
+export interface Ending {
+  outcome: RunOutcome;
+  reason?: string;
+}
+
+/** The report as saved and emitted. */
+export interface WrittenReport {
+  markdown: string;
+  /** Workspace-relative path, absent when saving failed (the `report` event still carries the text). */
+  path?: string;
+  summary: string;
+}
+
+/**
+ * Writes the final report: one model call (basic tier) for the prose, or a report assembled from the
+ * step summaries when the task ran out of budget or the call fails. Files changed are linked
+ * relative to the report, images embedded; headings are in the user's language. Saved under
+ * `reportDir` via the Workspace and emitted as a `report` event.
+ */
+export async function writeReport(ctx: FlowContext, state: FlowState, ending: Ending): Promise<WrittenReport> {
+  const o = ctx.options;
+  const strings = reportStrings(ctx.language);
+  const files = await workspaceFiles(ctx, ctx.tracker.files());
+  const images = await existingImages(ctx, files, ctx.tracker.imageMentions());
+  const draft = (await draftReport(ctx, state, ending, files)) ?? fallbackDraft(state, strings);
+  const dir = (o.reportDir ?? DEFAULT_REPORT_DIR).replace(/\/+$/, '') || '.';
+  let path: string | undefined = `${dir}/${timestamp(o.clock.now())}-${slugify(state.plan.goal)}.md`;
+  try {
+    path = await o.workspace.resolve(path);
+  } catch (error) {
+    o.events.emit({ type: 'error', code: 'report_not_saved', message: `Cannot save the report at ${path}: ${errorMessage(error)}` });
+    path = undefined;
+  }
+  const folder = path ? path.split('/').slice(0, -1).join('/') : '';
+  const markdown = renderReport(state, ending, draft, files, images, folder, strings);
+  if (path) {
+    try {
+      await o.workspace.writeFile(path, markdown, o.signal);
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      o.events.emit({ type: 'error', code: 'report_not_saved', message: `Cannot save the report at ${path}: ${errorMessage(error)}` });
+      path = undefined;
+    }
+  }
+  o.events.emit(path ? { type: 'report', markdown, path } : { type: 'report', markdown });
+  return { markdown, path, summary: draft.summary };
+}
+
+async function draftReport(ctx: FlowContext, state: FlowState, ending: Ending, files: string[]): Promise<ReportDraft | undefined> {
+  if (ctx.signal.aborted) return undefined;
+  const user = [
+    `# The user's task\n${state.task}`,
+    `# The plan and what each step did\n${renderPlan(state.plan, state.notes)}`,
+    `# Outcome\n${ending.outcome}${ending.reason ? `: ${ending.reason}` : ''}`,
+    `# Files changed\n${files.join('\n') || '(none)'}`,
+  ].join('\n\n');
+  try {
+    const result = await structuredCall({
+      model: modelFor(ctx.options.models, 'report'),
+      system: `${REPORT_PROMPT}\n${languageInstruction(ctx.language)}`,
+      user,
+      choices: { write_report: { description: 'Submit the report.', schema: ReportDraft } },
+      signal: ctx.signal,
+      maxRetries: 1,
+      onUsage: flowUsage(ctx),
+      tokenCounter: ctx.options.tokenCounter,
+    });
+    if (result.ok) return result.value;
+    ctx.options.logger.warn(`report answer unusable: ${result.error}`);
+  } catch (error) {
+    if (ctx.options.signal.aborted) throw error;
+    if (!(error instanceof ModelError) && !isCancellation(error)) throw error;
+    ctx.options.logger.warn(`report call failed: ${errorMessage(error)}`);
+  }
+  return undefined;
+}
+
+/** A report from the step summaries alone (no model call). */
+export function fallbackDraft(state: FlowState, strings: ReportStrings): ReportDraft {
+  const steps = state.plan.steps;
+  const completed = steps.filter((s) => s.status === 'completed');
+  const last = completed.at(-1);
+  return {
+    summary: last ? (state.notes[last.id] ?? last.title) : state.plan.goal,
+    findings: completed.map((s) => `${s.title}: ${state.notes[s.id] ?? ''}`.trim()),
+    verification: '',
+    left: steps.filter((s) => s.status !== 'completed').map((s) => `${s.title} (${strings.status[s.status]})`),
+  };
+}
+
+/** Renders the report markdown; links are relative to `folder`, where the report is saved. */
+export function renderReport(
+  state: FlowState,
+  ending: Ending,
+  draft: ReportDraft,
+  files: string[],
+  images: string[],
+  folder: string,
+  strings: ReportStrings,
+): string {
+  const link = (file: string) => markdownHref(relativePath(folder, file));
+  const bullets = (items: string[], empty: string) => (items.length ? items.map((i) => `- ${i.replace(/\n+/g, ' ')}`).join('\n') : empty);
+  const out = [`# ${strings.title}: ${state.plan.goal}`, ''];
+  if (ending.outcome !== 'finished') out.push(`> ${strings.outcome[ending.outcome]}${ending.reason ? `: ${ending.reason}` : ''}`, '');
+  out.push(`## ${strings.summary}`, '', draft.summary, '');
+  out.push(`## ${strings.steps}`, '');
+  state.plan.steps.forEach((s, i) => {
+    out.push(`${i + 1}. **${s.title}** (${strings.status[s.status]})${isDone(s) && state.notes[s.id] ? ` — ${state.notes[s.id]!.replace(/\n+/g, ' ')}` : ''}`);
+  });
+  out.push('', `## ${strings.filesChanged}`, '');
+  out.push(files.length ? files.map((f) => `- [${f}](${link(f)})`).join('\n') : strings.noFilesChanged, '');
+  if (images.length) {
+    out.push(`## ${strings.images}`, '');
+    for (const image of images) out.push(`![${image}](${link(image)})`, '');
+  }
+  out.push(`## ${strings.findings}`, '', bullets(draft.findings, '-'), '');
+  out.push(`## ${strings.verification}`, '', draft.verification.trim() || strings.notVerified, '');
+  out.push(`## ${strings.left}`, '', bullets(draft.left, strings.nothingLeft), '');
+  return out.join('\n');
+}
+
+/** Changed paths normalised to workspace-relative form; paths the workspace rejects are dropped. */
+async function workspaceFiles(ctx: FlowContext, paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const path of paths) {
+    try {
+      const resolved = await ctx.options.workspace.resolve(path);
+      if (!out.includes(resolved)) out.push(resolved);
+    } catch {
+      ctx.options.logger.debug(`report: dropped changed path ${path}`);
+    }
+  }
+  return out;
+}
+
+/** Images among the changed files, plus images commands mentioned that exist now. */
+async function existingImages(ctx: FlowContext, files: string[], mentions: string[]): Promise<string[]> {
+  const images = files.filter(isImagePath);
+  for (const mention of mentions) {
+    try {
+      const path = await ctx.options.workspace.resolve(mention);
+      if (images.includes(path)) continue;
+      if ((await ctx.options.workspace.stat(path))?.kind === 'file') images.push(path);
+    } catch {
+      // A mention that is not a workspace file is just text.
+    }
+  }
+  return images;
+}

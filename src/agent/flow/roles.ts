@@ -1,0 +1,57 @@
+import type { StepRole } from '../../shared/plan';
+import type { AnyTool } from '../tools/tool';
+import type { ToolRegistry } from '../tools/toolRegistry';
+import { languageInstruction, type Language } from './language';
+
+const READ_TOOLS = new Set(['read_file', 'list_files', 'search_files']);
+
+/** Read-only tools: the built-in readers, tools declared `read`, and MCP resource readers. */
+export function isReadOnlyTool(tool: AnyTool): boolean {
+  if (READ_TOOLS.has(tool.name) || tool.category === 'read') return true;
+  return tool.name.startsWith('mcp_resources') || (tool.category === 'mcp' && /resource/i.test(tool.name) && /(list|read|get)/i.test(tool.name));
+}
+
+/** Which tools each role may call. */
+const KEEP: Record<StepRole, (tool: AnyTool) => boolean> = {
+  coder: () => true,
+  researcher: (tool) => isReadOnlyTool(tool) || tool.name === 'ask_user' || tool.name === 'finish',
+  reporter: (tool) => isReadOnlyTool(tool) || tool.name === 'write_file' || tool.name === 'finish',
+};
+
+/** The role's subset of the registry (coder: everything; researcher: read-only; reporter: read + write_file). */
+export function toolsForRole(registry: ToolRegistry, role: StepRole): ToolRegistry {
+  return registry.filter(KEEP[role]);
+}
+
+/** The tools of the look-first pass: read-only and `finish`, nobody to ask. */
+export function lookFirstTools(registry: ToolRegistry): ToolRegistry {
+  return registry.filter((tool) => isReadOnlyTool(tool) || tool.name === 'finish');
+}
+
+const ROLE_TEXT: Record<StepRole, string> = {
+  coder:
+    'You are the coder of a small team. You change code and files and run commands (build, tests) to check your work. Read before you edit; keep changes minimal and in the style of the project.',
+  researcher:
+    'You are the researcher of a small team. You read and search the workspace to find facts; you change nothing. Cite file paths and line numbers for what you find.',
+  reporter:
+    'You are the reporter of a small team. You write documents (markdown) from what the team found; you may read files and write new documents, nothing else.',
+};
+
+/** The short system prompt of a role's step agent. */
+export function rolePrompt(role: StepRole, language: Language): string {
+  return [
+    ROLE_TEXT[role],
+    'You carry out ONE step of a plan; other steps are done by others. Do only your step.',
+    'When the step is done, call `finish` with a one-paragraph summary: what you did, files you changed or wrote, results and facts the next steps need. If you cannot do the step, call `finish` saying why.',
+    languageInstruction(language),
+  ].join('\n');
+}
+
+/** The system prompt of the look-first pass before planning. */
+export function lookFirstPrompt(language: Language): string {
+  return [
+    'Before a plan is made for the task below, take a quick look at the workspace: its layout and the files the task concerns. Change nothing.',
+    'Be brief: a few reads or searches, then call `finish` with a short summary of the facts a planner needs (relevant files, how things are built and tested).',
+    languageInstruction(language),
+  ].join('\n');
+}

@@ -1,0 +1,172 @@
+import type { RunOutcome } from '../../shared/events';
+import { errorMessage, isCancellation, StepwiseError } from '../errors';
+import { ModelError } from '../model/modelErrors';
+import { describeIssues } from '../tools/toolRegistry';
+import { routeTask } from './coordinator';
+import { createFlowContext, runInner, stopReason, type FlowContext } from './flowContext';
+import { FlowState } from './flowState';
+import { detectLanguage } from './language';
+import { acceptReviewedPlan } from './planReview';
+import { createPlan, lookFirst, PLANNER_RETRIES } from './planner';
+import { continuePlan, saveState, stopEnding, type Progress } from './planRunner';
+import { NO_USAGE } from './taskBudget';
+import type { RunTaskOptions, TaskResult } from './taskTypes';
+
+/**
+ * Runs a user's task: the coordinator routes it (or `planMode` forces a route); `direct` runs one
+ * ReAct agent; `plan` plans (optionally after a read-only look), lets the user review the plan
+ * when `review` is `ask`, runs the steps by role with the updater after each, and writes a report.
+ * Emits one run_started / run_finished pair for the whole task. Never throws for model failures,
+ * Stop or the budget (they are outcomes); throws `StepwiseError` for invalid options.
+ */
+export async function runTask(options: RunTaskOptions): Promise<TaskResult> {
+  if (options.review === 'ask' && !options.reviewPlan) throw new StepwiseError('Review mode "ask" needs a reviewPlan hook.');
+  const ctx = createFlowContext(options, detectLanguage(options.task));
+  const progress: Progress = { route: 'direct', baseUsage: NO_USAGE, turns: 0 };
+  return settle(ctx, progress, () => planOrAnswer(ctx, progress));
+}
+
+/** Options of `retryStep`: those of `runTask` without what only a new task decides. */
+export type RetryStepOptions = Omit<RunTaskOptions, 'task' | 'planMode' | 'review' | 'reviewPlan' | 'lookFirst' | 'lookFirstTurns'>;
+
+/**
+ * Re-runs a failed, blocked or skipped step from a saved flow state, then the steps still pending,
+ * the updater and the report, as `runTask` would. Throws `StepwiseError` for an invalid state or
+ * a step that cannot be retried.
+ */
+export async function retryStep(options: RetryStepOptions, saved: FlowState, stepId: string): Promise<TaskResult> {
+  const parsed = FlowState.safeParse(saved);
+  if (!parsed.success) throw new StepwiseError(`The saved flow state is invalid: ${describeIssues(parsed.error)}.`);
+  const state = structuredClone(parsed.data);
+  const step = state.plan.steps.find((s) => s.id === stepId);
+  if (!step) throw new StepwiseError(`The plan has no step "${stepId}".`);
+  if (step.status !== 'failed' && step.status !== 'blocked' && step.status !== 'skipped') {
+    throw new StepwiseError(`Step "${step.title}" is ${step.status}; only failed, blocked or skipped steps can be retried.`);
+  }
+  const full: RunTaskOptions = { ...options, task: state.task, planMode: 'always', review: 'auto' };
+  const ctx = createFlowContext(full, state.language, state.changedFiles);
+  const progress: Progress = { route: 'plan', state, baseUsage: state.usage, turns: 0 };
+  return settle(ctx, progress, async () => {
+    step.status = 'pending';
+    delete state.notes[step.id];
+    options.events.emit({ type: 'plan_updated', reason: `retrying step "${step.title}"`, steps: structuredClone(state.plan.steps) });
+    saveState(ctx, progress);
+    return continuePlan(ctx, progress);
+  });
+}
+
+async function planOrAnswer(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
+  const o = ctx.options;
+  const route = await routeTask(ctx);
+  o.logger.info(`route ${route.mode}: ${route.reason}`);
+  if (route.mode === 'direct') return runDirect(ctx, progress);
+  progress.route = 'plan';
+  const research = o.lookFirst ? await lookFirst(ctx) : undefined;
+  const stop = stopReason(ctx);
+  if (stop) return stopped(ctx, progress, stop);
+  const planned = await createPlan(ctx, research);
+  if (!planned.ok) {
+    o.events.emit({
+      type: 'notice',
+      level: 'warning',
+      code: 'other',
+      message: `Planning failed after ${PLANNER_RETRIES + 1} attempts (${planned.error}); running the task as a single agent instead.`,
+    });
+    return runDirect(ctx, progress);
+  }
+  for (const message of planned.notices) o.events.emit({ type: 'notice', level: 'warning', code: 'other', message });
+  const { plan } = planned;
+  o.events.emit({ type: 'plan_created', goal: plan.goal, thought: plan.thought, steps: structuredClone(plan.steps) });
+  const state: FlowState = {
+    v: 1,
+    task: o.task,
+    language: ctx.language,
+    plan,
+    notes: {},
+    replans: 0,
+    changedFiles: [],
+    ...(research ? { research } : {}),
+    usage: NO_USAGE,
+  };
+  progress.state = state;
+  saveState(ctx, progress);
+  if (o.review === 'ask') {
+    const reviewed = await o.reviewPlan!(structuredClone(plan), ctx.signal);
+    if (reviewed === undefined) {
+      return { outcome: 'cancelled', route: 'plan', plan, summary: 'The plan was not accepted.', reason: 'The user cancelled the plan.', usage: ctx.budget.usage, state };
+    }
+    const accepted = acceptReviewedPlan(reviewed, ctx.limits.maxPlanSteps);
+    if (!accepted.ok) {
+      o.events.emit({ type: 'error', code: 'invalid_plan', message: accepted.error });
+      return { outcome: 'failed', route: 'plan', plan, summary: accepted.error, reason: accepted.error, usage: ctx.budget.usage, state };
+    }
+    for (const message of accepted.notices) o.events.emit({ type: 'notice', level: 'warning', code: 'other', message });
+    if (JSON.stringify(accepted.plan) !== JSON.stringify(plan)) {
+      state.plan = accepted.plan;
+      o.events.emit({ type: 'plan_updated', reason: 'plan edited in review', steps: structuredClone(accepted.plan.steps) });
+      saveState(ctx, progress);
+    }
+  }
+  return continuePlan(ctx, progress);
+}
+
+/** The plain single-agent run, with runAgent's default prompt and all tools. */
+async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
+  progress.route = 'direct';
+  const result = await runInner(ctx, {
+    task: ctx.options.task,
+    model: ctx.options.models.default,
+    tools: ctx.options.tools,
+    maxTurns: ctx.agentLimits.maxTurns,
+  });
+  progress.turns = result.turns;
+  const stop = result.outcome === 'finished' ? undefined : stopReason(ctx);
+  if (stop) return stopped(ctx, progress, stop);
+  return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
+}
+
+function stopped(ctx: FlowContext, progress: Progress, kind: 'budget' | 'cancelled'): TaskResult {
+  const ending = stopEnding(ctx, kind);
+  saveState(ctx, progress);
+  const state = progress.state ? structuredClone(progress.state) : undefined;
+  return { outcome: ending.outcome, route: progress.route, plan: state?.plan, summary: ending.reason ?? '', reason: ending.reason, usage: ctx.budget.usage, state };
+}
+
+/** Wraps a task: run_started first, run_finished last, Stop / budget / model failures turned into outcomes. */
+async function settle(ctx: FlowContext, progress: Progress, body: () => Promise<TaskResult>): Promise<TaskResult> {
+  const o = ctx.options;
+  o.events.emit({ type: 'run_started', task: o.task, workspace: o.workspace.root, model: o.models.default.id });
+  o.events.emit({ type: 'state', state: 'RUNNING' });
+  let result: TaskResult;
+  try {
+    result = await body();
+  } catch (error) {
+    const stop = stopReason(ctx);
+    if (stop || isCancellation(error)) {
+      result = stopped(ctx, progress, stop ?? 'cancelled');
+    } else if (error instanceof ModelError) {
+      o.events.emit({ type: 'error', code: error.code, message: error.message });
+      saveState(ctx, progress);
+      result = { outcome: 'failed', route: progress.route, plan: progress.state?.plan, summary: '', reason: error.message, usage: ctx.budget.usage, state: progress.state };
+    } else {
+      o.events.emit({ type: 'error', code: 'internal', message: errorMessage(error) });
+      finish(ctx, progress, { outcome: 'failed', reason: errorMessage(error) });
+      throw error;
+    }
+  }
+  finish(ctx, progress, result);
+  return result;
+}
+
+function finish(ctx: FlowContext, progress: Progress, result: { outcome: RunOutcome; summary?: string; reason?: string }): void {
+  const state = result.outcome === 'finished' ? 'FINISHED' : result.outcome === 'cancelled' ? 'CANCELLED' : 'FAILED';
+  const steps = progress.state ? progress.state.plan.steps.filter((s) => s.status === 'completed').length : progress.turns;
+  ctx.options.events.emit({ type: 'state', state });
+  ctx.options.events.emit({
+    type: 'run_finished',
+    outcome: result.outcome,
+    ...(result.summary ? { summary: result.summary } : {}),
+    ...(result.reason ? { reason: result.reason } : {}),
+    steps,
+  });
+}
