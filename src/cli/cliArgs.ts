@@ -15,6 +15,10 @@ export const CliOptions = z.object({
   planMode: z.enum(['auto', 'always', 'never']),
   mcpConfig: z.string().optional(),
   maxInputTokens: z.number().int().positive(),
+  review: z.enum(['auto', 'ask']),
+  basicModel: z.string().optional(),
+  reasoningModel: z.string().optional(),
+  tokenBudget: z.number().int().positive().optional(),
 });
 export type CliOptions = z.infer<typeof CliOptions>;
 
@@ -32,6 +36,10 @@ Options:
   --auto-approve LIST      categories approved without asking: read,edit,command,mcp (default: read)
   --tool-protocol P        auto | native | text (default auto)
   --plan / --no-plan       force the planning flow on or off (default: the coordinator decides)
+  --review R               plan review: auto (run at once) | ask (show the plan and ask, on a terminal)
+  --basic-model M          cheap model for routing and reports (default: $STEPWISE_BASIC_MODEL or --model)
+  --reasoning-model M      model for planning (default: $STEPWISE_REASONING_MODEL or --model)
+  --token-budget N         stop a task after N tokens in all
   --mcp-config FILE        MCP servers ({"mcpServers": {...}})
   --max-input-tokens N     prompt budget before old tool outputs are elided (default 100000)
   --json                   one event envelope per line on stdout
@@ -65,6 +73,10 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
         'no-plan': { type: 'boolean' },
         'mcp-config': { type: 'string' },
         'max-input-tokens': { type: 'string' },
+        review: { type: 'string' },
+        'basic-model': { type: 'string' },
+        'reasoning-model': { type: 'string' },
+        'token-budget': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -88,6 +100,9 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   const protocol = values['tool-protocol'] ?? 'auto';
   if (!['auto', 'native', 'text'].includes(protocol)) throw new UsageError(`--tool-protocol must be auto, native or text`);
 
+  const review = values.review ?? 'auto';
+  if (review !== 'auto' && review !== 'ask') throw new UsageError('--review must be auto or ask');
+
   return CliOptions.parse({
     task: rest[0],
     workspace: values.workspace ?? cwd,
@@ -100,5 +115,9 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     planMode: values.plan ? 'always' : values['no-plan'] ? 'never' : 'auto',
     mcpConfig: values['mcp-config'],
     maxInputTokens: positiveInt('--max-input-tokens', values['max-input-tokens'], 100_000),
+    review,
+    basicModel: values['basic-model'] ?? env.STEPWISE_BASIC_MODEL,
+    reasoningModel: values['reasoning-model'] ?? env.STEPWISE_REASONING_MODEL,
+    tokenBudget: values['token-budget'] === undefined ? undefined : positiveInt('--token-budget', values['token-budget'], 1),
   });
 }

@@ -2,7 +2,8 @@ import { realpath, stat } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../agent/clock';
 import { EventStream } from '../agent/events/eventStream';
-import { runAgent } from '../agent/loop/runAgent';
+import { runTask } from '../agent/flow/runTask';
+import type { Model } from '../agent/model/types';
 import { OpenAICompatibleModel } from '../agent/model/openaiModel';
 import { ToolRegistry } from '../agent/tools/toolRegistry';
 import { builtinTools } from '../agent/tools/builtins';
@@ -14,6 +15,7 @@ import { CliAsker } from './cliAsker';
 import { CliApprover } from './cliApprover';
 import { parseCliArgs, USAGE, UsageError } from './cliArgs';
 import { ConsoleRenderer } from './consoleRenderer';
+import { cliPlanReview } from './cliPlanReview';
 import type { Prompter } from './prompter';
 
 /** The process around the CLI, injectable for tests. */
@@ -83,27 +85,32 @@ export async function runCli(io: CliIo): Promise<number> {
     events.subscribe((envelope) => renderer.render(envelope));
   }
 
-  const model = new OpenAICompatibleModel({
-    baseURL,
-    apiKey: apiKey ?? 'not-needed',
-    model: options.model!,
-    toolProtocol: options.toolProtocol,
-    clock: systemClock,
-    logger,
-  });
-  const result = await runAgent({
+  const makeModel = (name: string): Model =>
+    new OpenAICompatibleModel({ baseURL, apiKey: apiKey ?? 'not-needed', model: name, toolProtocol: options.toolProtocol, clock: systemClock, logger });
+  const defaultModel = makeModel(options.model!);
+  const commands = new ExecaCommandRunner({ logger });
+  const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
+  const result = await runTask({
     task: options.task,
-    model,
+    models: {
+      default: defaultModel,
+      basic: options.basicModel ? makeModel(options.basicModel) : undefined,
+      reasoning: options.reasoningModel ? makeModel(options.reasoningModel) : undefined,
+    },
+    planMode: options.planMode,
+    review: review ? 'ask' : 'auto',
+    reviewPlan: review,
+    limits: options.tokenBudget ? { taskTokenBudget: options.tokenBudget } : undefined,
+    agentLimits: { maxTurns: options.maxSteps, maxInputTokens: options.maxInputTokens },
     tools: new ToolRegistry(builtinTools()),
     workspace: new NodeWorkspace(root),
-    commands: new ExecaCommandRunner(),
+    commands,
     approver: new CliApprover(new Set(options.autoApprove), io.prompter),
     asker: new CliAsker(io.prompter),
     logger,
     clock: systemClock,
     events,
     signal: io.signal,
-    limits: { maxTurns: options.maxSteps, maxInputTokens: options.maxInputTokens, maxToolResultTokens: 6_000 },
   });
   return exitCodeFor(result.outcome);
 }

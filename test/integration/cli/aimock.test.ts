@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentEvent, AgentEventOf } from '../../../src/shared/events';
-import { runCliProcess, type CliRun } from './cliProcess';
+import { CLI_PATH, runCliProcess, type CliRun } from './cliProcess';
 
 // The headless CLI against a model server written by someone else: @copilotkit/aimock replays a
 // scripted conversation over the real OpenAI streaming wire format. Each fixture answers one turn,
@@ -43,7 +44,8 @@ interface JournalEntry {
   method: string;
   path: string;
   body: { tools?: { type: string; function: { name: string } }[]; messages?: JournalMessage[] } | null;
-  response: { status: number; fixture: unknown; source?: string };
+  /** `fixture` is the fixture that answered (null when none matched). */
+  response: { status: number; fixture: { response: { toolCalls?: { id?: string }[] } } | null };
 }
 interface JournalMessage {
   role: string;
@@ -54,28 +56,30 @@ interface JournalMessage {
 
 interface Aimock {
   child: ChildProcess;
-  origin: string;
+  /** Resolves with the origin aimock prints once it listens; rejects if it exits first. */
+  ready: Promise<string>;
   output: () => string;
 }
 
-/** Starts aimock's CLI on a port the OS picks and resolves with the address it prints. */
-function startAimock(fixtureFile: string): Promise<Aimock> {
-  const child = spawn(process.execPath, [AIMOCK_CLI, '-h', '127.0.0.1', '-p', '0', '-f', fixtureFile, '--strict', '--log-level', 'info'], {
+/** Starts aimock's CLI on a port the OS picks (the child is returned at once, so it can always be stopped). */
+function startAimock(fixtureFile: string): Aimock {
+  const child = spawn(process.execPath, [AIMOCK_CLI, '-h', '127.0.0.1', '-p', '0', '-f', fixtureFile, '--log-level', 'info'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', AIMOCK_STRICT_TURN_INDEX: '1' },
   });
   let output = '';
-  return new Promise((resolve, reject) => {
+  const ready = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (listening) resolve({ child, origin: listening[1]!, output: () => output });
+      if (listening) resolve(listening[1]!);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('error', reject);
     child.once('exit', (code, signal) => reject(new Error(`aimock exited (${code ?? signal}) before listening:\n${output}`)));
   });
+  return { child, ready, output: () => output };
 }
 
 /** Ends a child by its PID (SIGTERM, SIGKILL if it lingers) and waits for it to exit. */
@@ -110,32 +114,37 @@ describe('stepwise run (CLI) against @copilotkit/aimock', function () {
   let aimock: Aimock | undefined;
   let run: CliRun;
   let chat: JournalEntry[];
-  /** What to print when an assertion fails: the CLI's stderr and aimock's log. */
+  /** What to print when an assertion fails: the CLI's problems, its stderr and aimock's log. */
   let diagnostics: string;
 
   before(async () => {
+    assert.ok(existsSync(CLI_PATH), `${CLI_PATH} is missing: build it first with \`node scripts/build.mjs\``);
     root = await mkdtemp(path.join(tmpdir(), 'stepwise-aimock-'));
     workspace = path.join(root, 'workspace');
     await cp(path.join(FIXTURES, 'greet-project'), workspace, { recursive: true });
     const fixtureFile = path.join(root, 'fixtures.json');
     await copyFile(path.join(FIXTURES, 'greet-conversation.json'), fixtureFile);
-    aimock = await startAimock(fixtureFile);
+    aimock = startAimock(fixtureFile);
+    const origin = await aimock.ready;
 
     run = await runCliProcess([
       'run', TASK,
       '--workspace', workspace,
       '--model', 'aimock-model',
-      '--base-url', `${aimock.origin}/v1`,
+      '--base-url', `${origin}/v1`,
       '--no-plan',
       '--auto-approve', 'read,edit,command',
       '--json',
     ]);
 
-    const response = await fetch(`${aimock.origin}/__aimock/journal`);
+    const response = await fetch(`${origin}/__aimock/journal`);
     assert.equal(response.status, 200, 'aimock journal answers');
     const journal = (await response.json()) as JournalEntry[];
     chat = journal.filter((entry) => entry.method === 'POST' && entry.path === '/v1/chat/completions');
-    diagnostics = `\n--- CLI stderr ---\n${run.stderr}\n--- aimock log ---\n${aimock.output()}`;
+    const problems = run.events.filter((e) => e.type === 'error' || e.type === 'notice' || e.type === 'run_finished');
+    diagnostics =
+      `\n--- CLI error/notice/run_finished events ---\n${problems.map((e) => JSON.stringify(e)).join('\n')}` +
+      `\n--- CLI stderr ---\n${run.stderr}\n--- aimock log ---\n${aimock.output()}`;
   });
 
   after(async () => {
@@ -157,6 +166,14 @@ describe('stepwise run (CLI) against @copilotkit/aimock', function () {
     assert.equal(new Set(run.envelopes.map((e) => e.runId)).size, 1, 'one runId');
     assert.deepEqual(run.envelopes.map((e) => e.seq), run.envelopes.map((_, i) => i), 'seq counts up from 0');
     assert.deepEqual(ofType(run, 'error'), [], 'no error events');
+  });
+
+  it("counts the tokens aimock reports: one usage event per request, totals adding up", () => {
+    const usage = ofType(run, 'usage');
+    assert.equal(usage.length, CALLS.length, diagnostics);
+    const sum = usage.reduce((acc, e) => acc + e.usage.totalTokens, 0);
+    assert.ok(sum > 0);
+    assert.equal(usage[usage.length - 1]!.total.totalTokens, sum);
   });
 
   it("calls the scripted tools in order with aimock's call ids, none failing", () => {
@@ -198,7 +215,7 @@ describe('stepwise run (CLI) against @copilotkit/aimock', function () {
     assert.equal(chat.length, CALLS.length, `one request per scripted turn${diagnostics}`);
     for (const [turn, entry] of chat.entries()) {
       assert.equal(entry.response.status, 200, `turn ${turn} served${diagnostics}`);
-      assert.equal(entry.response.source, 'fixture', `turn ${turn} answered by a fixture`);
+      assert.equal(entry.response.fixture?.response.toolCalls?.[0]?.id, CALLS[turn]!.id, `turn ${turn} answered by its own fixture`);
       const toolNames = (entry.body?.tools ?? []).map((t) => t.function.name);
       for (const { name } of CALLS) assert.ok(toolNames.includes(name), `turn ${turn} offers ${name}: ${toolNames.join(', ')}`);
       assert.ok(entry.body?.tools?.every((t) => t.type === 'function'));
