@@ -14,7 +14,7 @@ const restrict = (paths, patterns = []) => ({
 const hostOrCli = [{ group: ['**/host/**', '**/host', '**/cli/**', '**/cli'], message: 'Nothing imports host or cli.' }];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'webview-ui/dist/**', 'node_modules/**', '.vscode-test/**', 'test-artifacts/**', 'test/fixtures/**'] },
+  { ignores: ['dist/**', 'out/**', 'webview-ui/dist/**', 'node_modules/**', '.vscode-test/**', 'test-artifacts/**', 'test/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
