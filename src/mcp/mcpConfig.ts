@@ -1,0 +1,242 @@
+import { z } from 'zod';
+import { parseJsonc } from './jsonc';
+import { expandVariables, type VariableContext } from './variables';
+
+/** How an HTTP server is reached: `auto` tries Streamable HTTP first and falls back to SSE. */
+export const HttpTransportKind = z.enum(['auto', 'streamable-http', 'sse']);
+export type HttpTransportKind = z.infer<typeof HttpTransportKind>;
+
+/**
+ * One server entry as users write it, in any of the three sources (VS Code's `.vscode/mcp.json`,
+ * the common `mcpServers` format, the `stepwise.mcpServers` setting). Unknown keys are ignored.
+ */
+export const McpServerEntry = z.looseObject({
+  type: z.enum(['stdio', 'http', 'sse']).optional(),
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  transport: z.enum(['streamable-http', 'sse']).optional(),
+  enabled: z.boolean().optional(),
+  disabled: z.boolean().optional(),
+  /** Tool names called without asking, or `true` for all of the server's tools. */
+  autoApprove: z.union([z.array(z.string()), z.literal(true)]).optional(),
+  /** Per-call timeout in seconds (reset by progress notifications). */
+  timeout: z.number().positive().optional(),
+});
+export type McpServerEntry = z.infer<typeof McpServerEntry>;
+
+/** A `name -> entry` map: the value of `stepwise.mcpServers`, `servers` or `mcpServers`. */
+export const McpServerEntries = z.record(z.string(), z.unknown());
+export type McpServerEntries = z.infer<typeof McpServerEntries>;
+
+interface McpServerBase {
+  name: string;
+  /** Where the entry came from, for messages: `.vscode/mcp.json`, `settings (stepwise.mcpServers)`... */
+  source: string;
+  enabled: boolean;
+  autoApprove: string[] | true;
+  /** Per-call timeout; the hub's default when absent. */
+  timeoutMs?: number;
+}
+
+/** A stdio server: a process Stepwise spawns and talks to over stdin/stdout. */
+export interface McpStdioServerConfig extends McpServerBase {
+  kind: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+/** A remote server reached over Streamable HTTP or SSE. */
+export interface McpHttpServerConfig extends McpServerBase {
+  kind: 'http';
+  url: string;
+  headers: Record<string, string>;
+  transport: HttpTransportKind;
+}
+
+/** A validated server configuration with every variable expanded. */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+/** A problem with one file or entry; the other entries still load. */
+export interface McpConfigError {
+  source: string;
+  server?: string;
+  message: string;
+}
+
+/** What loading produced: the usable servers and what was wrong with the rest. */
+export interface McpConfigResult {
+  servers: McpServerConfig[];
+  errors: McpConfigError[];
+}
+
+/** Formats an error the way users see it: `.vscode/mcp.json: server "x": "command" or "url" is required`. */
+export function formatConfigError(error: McpConfigError): string {
+  return `${error.source}: ${error.server !== undefined ? `server "${error.server}": ` : ''}${error.message}`;
+}
+
+/**
+ * Validates a `name -> entry` map from one source. A broken entry becomes an error naming the
+ * source and the entry; the others are returned. Pure: no I/O.
+ */
+export function parseServerEntries(entries: unknown, source: string, vars: VariableContext): McpConfigResult {
+  const servers: McpServerConfig[] = [];
+  const errors: McpConfigError[] = [];
+  if (entries === undefined || entries === null) return { servers, errors };
+  if (typeof entries !== 'object' || Array.isArray(entries)) {
+    return { servers, errors: [{ source, message: 'expected an object mapping server names to server entries' }] };
+  }
+  for (const [name, raw] of Object.entries(entries)) {
+    const result = parseServerEntry(name, raw, source, vars);
+    if ('error' in result) errors.push({ source, server: name, message: result.error });
+    else servers.push(result.server);
+  }
+  return { servers, errors };
+}
+
+/**
+ * Parses the text of a config file. `.vscode/mcp.json` keeps servers under `servers`, the common
+ * format under `mcpServers`; either key is accepted. `inputs` and other keys are ignored.
+ */
+export function parseMcpConfigText(text: string, source: string, vars: VariableContext): McpConfigResult {
+  let json: unknown;
+  try {
+    json = parseJsonc(text);
+  } catch (error) {
+    return { servers: [], errors: [{ source, message: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { servers: [], errors: [{ source, message: 'expected a JSON object with a "servers" or "mcpServers" object' }] };
+  }
+  const record = json as Record<string, unknown>;
+  const entries = record.servers ?? record.mcpServers;
+  if (entries === undefined) {
+    return { servers: [], errors: [{ source, message: 'no "servers" or "mcpServers" object' }] };
+  }
+  return parseServerEntries(entries, source, vars);
+}
+
+function parseServerEntry(
+  name: string,
+  raw: unknown,
+  source: string,
+  vars: VariableContext,
+): { server: McpServerConfig } | { error: string } {
+  if (name.trim() === '') return { error: 'the server name is empty' };
+  const parsed = McpServerEntry.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length ? `"${issue.path.join('.')}": ` : '';
+    return { error: `${where}${issue?.message ?? 'invalid entry'}` };
+  }
+  const entry = parsed.data;
+  try {
+    const expand = (value: string, field: string) => expandVariables(value, vars, field);
+    const base: McpServerBase = {
+      name,
+      source,
+      enabled: entry.enabled !== false && entry.disabled !== true,
+      autoApprove: entry.autoApprove ?? [],
+      ...(entry.timeout !== undefined ? { timeoutMs: Math.round(entry.timeout * 1000) } : {}),
+    };
+    const wantsHttp = entry.type === 'http' || entry.type === 'sse' || (entry.type === undefined && entry.url !== undefined);
+    if (entry.type === undefined && entry.url !== undefined && entry.command !== undefined) {
+      return { error: 'give either "command" (stdio) or "url" (HTTP), not both' };
+    }
+    if (wantsHttp) {
+      if (entry.url === undefined) return { error: `"url" is required for a server of type "${entry.type}"` };
+      const url = expand(entry.url, 'url');
+      let parsedUrl: URL;
+      try {
+        parsedUrl = new URL(url);
+      } catch {
+        return { error: `"url" is not a valid URL: ${url}` };
+      }
+      if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
+        return { error: `"url" must use http or https: ${url}` };
+      }
+      const headers: Record<string, string> = {};
+      for (const [key, value] of Object.entries(entry.headers ?? {})) headers[key] = expand(value, `headers.${key}`);
+      const transport: HttpTransportKind = entry.type === 'sse' ? 'sse' : (entry.transport ?? 'auto');
+      return { server: { ...base, kind: 'http', url, headers, transport } };
+    }
+    if (entry.command === undefined || entry.command.trim() === '') {
+      return { error: entry.type === 'stdio' ? '"command" is required for a stdio server' : '"command" or "url" is required' };
+    }
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(entry.env ?? {})) {
+      if (value === null) continue;
+      env[key] = typeof value === 'string' ? expand(value, `env.${key}`) : String(value);
+    }
+    return {
+      server: {
+        ...base,
+        kind: 'stdio',
+        command: expand(entry.command, 'command'),
+        args: (entry.args ?? []).map((arg, i) => expand(arg, `args[${i}]`)),
+        env,
+        ...(entry.cwd !== undefined ? { cwd: expand(entry.cwd, 'cwd') } : {}),
+      },
+    };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Reads a file's text; `undefined` when it does not exist. Injected so loading stays testable. */
+export type ConfigFileReader = (absolutePath: string) => Promise<string | undefined>;
+
+/** Where and how to load the server configuration. */
+export interface LoadMcpConfigOptions {
+  /** Absolute path of the workspace folder; its `.vscode/mcp.json` and `.stepwise/mcp.json` are read. */
+  workspaceFolder?: string;
+  /** The `stepwise.mcpServers` setting (a `name -> entry` map). */
+  settings?: unknown;
+  readFile: ConfigFileReader;
+  /** Environment for `${env:VAR}`; usually `process.env`. */
+  env: Record<string, string | undefined>;
+  /** For `${userHome}`. */
+  userHome?: string;
+}
+
+/** The workspace-relative config files, in increasing precedence. */
+export const MCP_CONFIG_FILES = ['.vscode/mcp.json', '.stepwise/mcp.json'] as const;
+
+/**
+ * Loads servers from the setting, then `.vscode/mcp.json`, then `.stepwise/mcp.json`; a later source
+ * replaces a same-named server of an earlier one. Never throws for bad configuration: a missing
+ * file is skipped, an unreadable or broken one is reported in `errors`.
+ */
+export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpConfigResult> {
+  const vars: VariableContext = {
+    env: options.env,
+    ...(options.workspaceFolder !== undefined ? { workspaceFolder: options.workspaceFolder } : {}),
+    ...(options.userHome !== undefined ? { userHome: options.userHome } : {}),
+  };
+  const results: McpConfigResult[] = [parseServerEntries(options.settings, 'settings (stepwise.mcpServers)', vars)];
+  if (options.workspaceFolder !== undefined) {
+    for (const file of MCP_CONFIG_FILES) {
+      const path = `${options.workspaceFolder.replace(/[\\/]+$/, '')}/${file}`;
+      let text: string | undefined;
+      try {
+        text = await options.readFile(path);
+      } catch (error) {
+        results.push({ servers: [], errors: [{ source: file, message: `cannot read: ${error instanceof Error ? error.message : String(error)}` }] });
+        continue;
+      }
+      if (text !== undefined) results.push(parseMcpConfigText(text, file, vars));
+    }
+  }
+  const byName = new Map<string, McpServerConfig>();
+  const errors: McpConfigError[] = [];
+  for (const result of results) {
+    for (const server of result.servers) byName.set(server.name, server);
+    errors.push(...result.errors);
+  }
+  return { servers: [...byName.values()], errors };
+}
