@@ -1,4 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../agent/clock';
 import { EventStream } from '../agent/events/eventStream';
@@ -16,6 +17,8 @@ import { CliApprover } from './cliApprover';
 import { parseCliArgs, USAGE, UsageError } from './cliArgs';
 import { ConsoleRenderer } from './consoleRenderer';
 import { cliPlanReview } from './cliPlanReview';
+import { connectCliMcp } from './cliMcp';
+import type { McpHub } from '../mcp';
 import type { Prompter } from './prompter';
 
 /** The process around the CLI, injectable for tests. */
@@ -89,6 +92,22 @@ export async function runCli(io: CliIo): Promise<number> {
     new OpenAICompatibleModel({ baseURL, apiKey: apiKey ?? 'not-needed', model: name, toolProtocol: options.toolProtocol, clock: systemClock, logger });
   const defaultModel = makeModel(options.model!);
   const commands = new ExecaCommandRunner({ logger });
+  const registry = new ToolRegistry(builtinTools());
+  const approver = new CliApprover(new Set(options.autoApprove), io.prompter);
+  const asker = new CliAsker(io.prompter);
+  let hub: McpHub | undefined;
+  if (options.mcpConfig) {
+    try {
+      hub = await connectCliMcp({
+        configPath: path.resolve(io.cwd, options.mcpConfig), workspaceRoot: root, env: io.env, registry,
+        model: defaultModel, approver, asker, logger, warn: io.stderr,
+      });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      io.stderr(`stepwise: ${error.message}\n`);
+      return EXIT.usage;
+    }
+  }
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
   const result = await runTask({
     task: options.task,
@@ -100,17 +119,18 @@ export async function runCli(io: CliIo): Promise<number> {
     planMode: options.planMode,
     review: review ? 'ask' : 'auto',
     reviewPlan: review,
-    limits: options.tokenBudget ? { taskTokenBudget: options.tokenBudget } : undefined,
+    // --max-steps bounds a direct run and each plan step alike.
+    limits: { maxTurnsPerStep: options.maxSteps, ...(options.tokenBudget ? { taskTokenBudget: options.tokenBudget } : {}) },
     agentLimits: { maxTurns: options.maxSteps, maxInputTokens: options.maxInputTokens },
-    tools: new ToolRegistry(builtinTools()),
+    tools: registry,
     workspace: new NodeWorkspace(root),
     commands,
-    approver: new CliApprover(new Set(options.autoApprove), io.prompter),
-    asker: new CliAsker(io.prompter),
+    approver,
+    asker,
     logger,
     clock: systemClock,
     events,
     signal: io.signal,
-  });
+  }).finally(() => Promise.all([hub?.dispose(), commands.dispose()]));
   return exitCodeFor(result.outcome);
 }

@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import type { Approver, Asker, Logger } from '../agent/ports';
+import type { Model } from '../agent/model/types';
+import type { ToolRegistry } from '../agent/tools/toolRegistry';
+import { createAskerElicitationHandler, createModelSamplingHandler, formatConfigError, McpHub } from '../mcp';
+import { parseMcpConfigText } from '../mcp/mcpConfig';
+import { UsageError } from './cliArgs';
+
+/** What the CLI needs to connect the servers of `--mcp-config`. */
+export interface CliMcpOptions {
+  configPath: string;
+  workspaceRoot: string;
+  env: NodeJS.ProcessEnv;
+  registry: ToolRegistry;
+  model: Model;
+  approver: Approver;
+  asker: Asker;
+  logger: Logger;
+  warn: (text: string) => void;
+}
+
+/**
+ * Reads the `{"mcpServers": {...}}` file, reports broken entries (the others still load), connects
+ * the servers and puts their tools into the registry. An unreadable file is a usage error.
+ */
+export async function connectCliMcp(options: CliMcpOptions): Promise<McpHub> {
+  let text: string;
+  try {
+    text = await readFile(options.configPath, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--mcp-config: cannot read ${options.configPath} (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const { servers, errors } = parseMcpConfigText(text, options.configPath, {
+    env: options.env,
+    workspaceFolder: options.workspaceRoot,
+    userHome: os.homedir(),
+  });
+  for (const error of errors) options.warn(`stepwise: MCP config: ${formatConfigError(error)}\n`);
+  const hub = new McpHub({
+    registry: options.registry,
+    logger: options.logger,
+    roots: [options.workspaceRoot],
+    defaultCwd: options.workspaceRoot,
+    sampling: createModelSamplingHandler({
+      model: options.model,
+      // Sampling spends the user's tokens on a server's behalf: it is an MCP action to approve.
+      approve: (request, signal) =>
+        options.approver.approve(
+          {
+            callId: `sampling-${Date.now()}`,
+            tool: 'sampling',
+            category: 'mcp',
+            title: 'An MCP server asks to use the model',
+            detail: request.messages.map((m) => `${m.role}: ${m.text}`).join('\n').slice(0, 2000),
+          },
+          signal,
+        ),
+    }),
+    elicitation: createAskerElicitationHandler(options.asker),
+    onStateChange: (state) => {
+      if (state.status === 'error' && state.lastError) options.warn(`stepwise: MCP server "${state.name}": ${state.lastError}\n`);
+    },
+  });
+  await hub.configure(servers);
+  return hub;
+}
