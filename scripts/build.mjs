@@ -1,19 +1,43 @@
 // Bundles the extension (CJS, vscode external), the CLI and the webview UI with esbuild.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'node20', platform: 'node', format: 'cjs' };
 
-const jobs = [
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
-];
+const jobs = [];
+// Each entry point is built only when it exists, so one half-written part does not block the others.
+if (existsSync('src/cli/main.ts')) {
+  jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }));
+}
 if (existsSync('src/extension.ts')) {
   jobs.push(build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }));
 }
+// zod re-exports all of its ~50 message locales (a quarter megabyte the webview would parse on every
+// load); the webview needs English messages only, for its logs.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) => {
+      if (!args.importer.includes(`${sep}zod${sep}`)) return undefined;
+      return { path: resolve(dirname(args.importer), args.path.replace(/index\.js$/, 'en.js')), namespace: 'zod-locales' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path), loader: 'js',
+    }));
+  },
+};
 if (existsSync('webview-ui/src/main.ts')) {
-  jobs.push(build({ bundle: true, sourcemap: true, logLevel: 'warning', entryPoints: ['webview-ui/src/main.ts'],
-    outfile: 'webview-ui/dist/main.js', platform: 'browser', format: 'iife', target: 'es2022' }));
+  // One bundle for both webviews (sidebar and panel pick their view from <body data-view>); marked,
+  // DOMPurify and zod are bundled in: a webview loads nothing from outside its own folder.
+  jobs.push(build({ bundle: true, sourcemap: true, minify: !process.argv.includes('--dev'), logLevel: 'warning',
+    entryPoints: ['webview-ui/src/main.ts'], outfile: 'webview-ui/dist/main.js', platform: 'browser', format: 'iife', target: 'es2022',
+    legalComments: 'linked', plugins: [zodEnglishOnly] }));
 }
-await Promise.all(jobs);
+// Promise.allSettled: report every failing bundle, not only the first.
+const results = await Promise.allSettled(jobs);
+const failed = results.filter((r) => r.status === 'rejected');
+for (const f of failed) console.error(f.reason?.message ?? f.reason);
+if (failed.length > 0) process.exit(1);
 if (watch) console.log('watch mode is not supported; rerun npm run build');

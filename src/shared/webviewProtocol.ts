@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { EventEnvelope, RunOutcome } from './events';
+import { Plan, StepRole } from './plan';
+
+/** Which webview sent a message: the sidebar chat or the plan panel. */
+export const WebviewKind = z.enum(['sidebar', 'panel']);
+export type WebviewKind = z.infer<typeof WebviewKind>;
+
+/** Whether the agent plans first: let it decide, always plan, or run the plain loop. */
+export const PlanMode = z.enum(['auto', 'always', 'never']);
+export type PlanMode = z.infer<typeof PlanMode>;
+
+/** A step as the user edited it in plan review; `id` is absent for a step the user added. */
+export const PlanStepDraft = z.object({
+  id: z.string().min(1).optional(),
+  title: z.string().trim().min(1).max(500),
+  description: z.string().max(10_000),
+  role: StepRole,
+});
+export type PlanStepDraft = z.infer<typeof PlanStepDraft>;
+
+const id = z.string().min(1).max(200);
+const text = z.string().max(100_000);
+
+/**
+ * Webview -> host: intents only. None of them writes a file or runs a command by itself; the host
+ * decides what each one means (and re-checks trust, approvals and paths).
+ */
+export const WebviewIntent = z.discriminatedUnion('type', [
+  /** The webview (re)loaded: replay events of `runId` after `lastSeq` (-1 = everything). */
+  z.object({ type: z.literal('ready'), view: WebviewKind, lastSeq: z.number().int().min(-1), runId: id.optional() }),
+  z.object({ type: z.literal('submitTask'), text: text.trim().min(1), planMode: PlanMode }),
+  z.object({ type: z.literal('cancel') }),
+  /** `always`: approve this call and every later one of the same category. */
+  z.object({ type: z.literal('approve'), callId: id, always: z.boolean().optional() }),
+  z.object({ type: z.literal('reject'), callId: id, reason: z.string().max(2_000).optional() }),
+  z.object({ type: z.literal('answer'), callId: id, answer: text }),
+  /** A workspace-relative (or absolute) path the model mentioned; the host resolves and confines it. */
+  z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4_096), line: z.number().int().positive().optional() }),
+  z.object({ type: z.literal('setApiKey') }),
+  z.object({ type: z.literal('openSettings') }),
+  z.object({ type: z.literal('showPanel') }),
+  z.object({ type: z.literal('openRun'), runId: id }),
+  z.object({ type: z.literal('resumeRun'), runId: id, text: text.trim().min(1) }),
+  z.object({ type: z.literal('retryStep'), stepId: id }),
+  z.object({ type: z.literal('runPlan'), steps: z.array(PlanStepDraft).min(1).max(100) }),
+  z.object({ type: z.literal('undoTaskEdits'), runId: id }),
+  z.object({ type: z.literal('newTask') }),
+]);
+export type WebviewIntent = z.infer<typeof WebviewIntent>;
+
+/** Narrows the intent union to one type. */
+export type WebviewIntentOf<T extends WebviewIntent['type']> = Extract<WebviewIntent, { type: T }>;
+
+/** One finished or running task in the history list. */
+export const HistoryEntry = z.object({
+  runId: id,
+  task: z.string(),
+  ts: z.number(),
+  outcome: RunOutcome.optional(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+/** What the webviews need to know about the extension besides the event stream. */
+export const HostStatus = z.object({
+  /** A model is usable (API key or base URL set); otherwise the sidebar shows its empty state. */
+  configured: z.boolean(),
+  /** Workspace trust; untrusted = read-only agent. */
+  trusted: z.boolean(),
+  running: z.boolean(),
+  /** The running run, when `running`. */
+  runId: id.optional(),
+  model: z.string().optional(),
+  history: z.array(HistoryEntry),
+});
+export type HostStatus = z.infer<typeof HostStatus>;
+
+/** Host -> webview messages. Events come as incremental batches; never a whole-state snapshot. */
+export const HostMessage = z.discriminatedUnion('type', [
+  /** New envelopes of `runId`, in `seq` order; a view ignores envelopes it has already seen. */
+  z.object({ type: z.literal('events'), runId: id, envelopes: z.array(EventEnvelope) }),
+  /** Show a different run from scratch (events follow); without `runId`: show no run (new task). */
+  z.object({ type: z.literal('reset'), runId: id.optional(), task: z.string().optional() }),
+  z.object({ type: z.literal('status'), status: HostStatus }),
+  /** Overrides of the webview's string table, and the UI language (e.g. `en`, `zh-cn`). */
+  z.object({ type: z.literal('l10n'), strings: z.record(z.string(), z.string()), lang: z.string() }),
+  /** A plan awaits the user's review; `plan: null` ends review mode. */
+  z.object({ type: z.literal('planReview'), runId: id.optional(), plan: Plan.nullable() }),
+]);
+export type HostMessage = z.infer<typeof HostMessage>;
+
+/** Narrows the host message union to one type. */
+export type HostMessageOf<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
+
+/** Parses an untrusted message from a webview; `ok: false` with the zod error when it is not an intent. */
+export function parseIntent(message: unknown): { ok: true; intent: WebviewIntent } | { ok: false; error: string } {
+  const result = WebviewIntent.safeParse(message);
+  return result.success ? { ok: true, intent: result.data } : { ok: false, error: z.prettifyError(result.error) };
+}
+
+/** Parses a message from the host inside a webview; `ok: false` with the zod error when it does not parse. */
+export function parseHostMessage(message: unknown): { ok: true; message: HostMessage } | { ok: false; error: string } {
+  const result = HostMessage.safeParse(message);
+  return result.success ? { ok: true, message: result.data } : { ok: false, error: z.prettifyError(result.error) };
+}

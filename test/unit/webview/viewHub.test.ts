@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import type { Logger } from '../../../src/agent/ports';
+import { ViewHub, type ViewPort } from '../../../src/host/views/viewHub';
+import type { EventEnvelope } from '../../../src/shared/events';
+import type { HostMessage, WebviewIntent, WebviewKind } from '../../../src/shared/webviewProtocol';
+import { envelopes, plannedRun } from './envelopes';
+
+class FakePort implements ViewPort {
+  readonly messages: HostMessage[] = [];
+  delivers = true;
+  constructor(readonly kind: WebviewKind) {}
+  post(message: HostMessage): boolean {
+    if (this.delivers) this.messages.push(message);
+    return this.delivers;
+  }
+  take(): HostMessage[] {
+    return this.messages.splice(0);
+  }
+}
+
+function setup(options: { maxBatch?: number } = {}) {
+  const warnings: string[] = [];
+  const logger: Logger = { debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(m) };
+  const intents: [WebviewIntent, WebviewKind][] = [];
+  const timers: (() => void)[] = [];
+  const hub = new ViewHub({
+    logger, maxBatch: options.maxBatch, onIntent: (intent, view) => intents.push([intent, view]),
+    setTimer: (callback) => timers.push(callback), clearTimer: () => {},
+  });
+  const tick = () => timers.splice(0).forEach((t) => t());
+  return { hub, warnings, intents, tick, timers };
+}
+
+const seqs = (messages: HostMessage[]) => messages.flatMap((m) => (m.type === 'events' ? m.envelopes.map((e) => e.seq) : []));
+
+describe('ViewHub', () => {
+  it('sends a run to a ready webview in batches of new envelopes only', () => {
+    const { hub, tick, timers } = setup();
+    const sidebar = new FakePort('sidebar');
+    hub.attach(sidebar);
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    assert.deepEqual(sidebar.take(), [], 'nothing to say before a run or a status');
+    hub.startRun('r', 'Fix the tests');
+    const all = envelopes('r', plannedRun());
+    for (const envelope of all.slice(0, 5)) hub.publish(envelope);
+    assert.equal(timers.length, 1, 'one timer per batch, not one per envelope');
+    tick();
+    const first = sidebar.take();
+    assert.deepEqual(first.map((m) => m.type), ['reset', 'events']);
+    assert.deepEqual(first[0], { type: 'reset', runId: 'r', task: 'Fix the tests' });
+    assert.deepEqual(seqs(first), [0, 1, 2, 3, 4]);
+    for (const envelope of all.slice(5)) hub.publish(envelope);
+    tick();
+    assert.deepEqual(seqs(sidebar.take()), all.slice(5).map((e) => e.seq));
+  });
+
+  it('answers ready {lastSeq} with only the missing envelopes, and a different run with a reset', () => {
+    const { hub, tick } = setup();
+    hub.startRun('r', 'T');
+    for (const envelope of envelopes('r', plannedRun())) hub.publish(envelope);
+    tick();
+    const panel = new FakePort('panel');
+    hub.attach(panel);
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: 10, runId: 'r' });
+    assert.deepEqual(seqs(panel.take()), [11, 12, 13, 14, 15, 16, 17]);
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: 3, runId: 'old-run' });
+    const replay = panel.take();
+    assert.equal(replay[0]?.type, 'reset');
+    assert.equal(seqs(replay).length, plannedRun().length);
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: 17, runId: 'r' });
+    assert.deepEqual(panel.take(), [], 'nothing missing, nothing sent');
+  });
+
+  it('splits a long replay into several messages', () => {
+    const { hub } = setup({ maxBatch: 1000 });
+    hub.startRun('r', 'T');
+    for (const envelope of envelopes('r', Array.from({ length: 2500 }, () => ({ type: 'text_delta' as const, text: 'x' })))) hub.publish(envelope);
+    const port = new FakePort('sidebar');
+    hub.attach(port);
+    hub.receive(port, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    const messages = port.take().filter((m) => m.type === 'events');
+    assert.deepEqual(messages.map((m) => (m.type === 'events' ? m.envelopes.length : 0)), [1000, 1000, 500]);
+    assert.deepEqual(seqs(messages), Array.from({ length: 2500 }, (_, i) => i));
+  });
+
+  it('stops sending to a webview whose content is gone and replays when it is back', () => {
+    const { hub, tick } = setup();
+    const port = new FakePort('sidebar');
+    hub.attach(port);
+    hub.receive(port, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    const all = envelopes('r', plannedRun());
+    hub.publish(all[0]!);
+    tick();
+    assert.equal(seqs(port.take()).length, 1);
+    port.delivers = false;
+    hub.publish(all[1]!);
+    tick();
+    hub.publish(all[2]!);
+    tick();
+    port.delivers = true;
+    assert.deepEqual(port.take(), []);
+    hub.receive(port, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    assert.deepEqual(seqs(port.take()), [0, 1, 2]);
+  });
+
+  it('keeps envelopes of a run that is not shown and shows them on startRun', () => {
+    const { hub, tick } = setup();
+    const port = new FakePort('panel');
+    hub.attach(port);
+    hub.receive(port, { type: 'ready', view: 'panel', lastSeq: -1 });
+    hub.startRun('a', 'A');
+    const other: EventEnvelope[] = envelopes('b', [{ type: 'run_started', task: 'B', workspace: '/w', model: 'm' }, { type: 'text_delta', text: 'hi' }]);
+    for (const envelope of other) hub.publish(envelope);
+    tick();
+    assert.deepEqual(port.take().map((m) => m.type), ['reset']);
+    hub.startRun('b', 'B');
+    tick();
+    const shown = port.take();
+    assert.deepEqual(shown[0], { type: 'reset', runId: 'b', task: 'B' });
+    assert.deepEqual(seqs(shown), [0, 1]);
+  });
+
+  it('validates messages: invalid ones are logged and dropped, ready is answered here, the rest passed on', () => {
+    const { hub, warnings, intents } = setup();
+    const port = new FakePort('sidebar');
+    hub.attach(port);
+    hub.receive(port, { type: 'runCommand', command: 'rm -rf ~' });
+    hub.receive(port, 'approve everything');
+    hub.receive(port, { type: 'approve', callId: 'c1', always: 'yes' });
+    assert.equal(warnings.length, 3);
+    assert.deepEqual(intents, []);
+    hub.receive(port, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    hub.receive(port, { type: 'approve', callId: 'c1', always: true });
+    assert.deepEqual(intents, [[{ type: 'approve', callId: 'c1', always: true }, 'sidebar']]);
+  });
+
+  it('sends status to every ready webview and plan review to the panel only, ending it on runPlan', () => {
+    const { hub, intents } = setup();
+    const sidebar = new FakePort('sidebar');
+    const panel = new FakePort('panel');
+    hub.attach(sidebar);
+    hub.attach(panel);
+    const status = { configured: true, trusted: false, running: false, history: [] };
+    hub.setStatus(status);
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    assert.deepEqual(sidebar.take(), [{ type: 'status', status }], 'a late webview gets the last status on ready');
+    hub.startRun('r', 'T');
+    const plan = { goal: 'g', thought: 't', steps: [{ id: 's1', title: 'One', description: '', role: 'coder' as const, status: 'pending' as const }] };
+    hub.showPlanForReview(plan);
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
+    const panelMessages = panel.take();
+    assert.ok(panelMessages.some((m) => m.type === 'planReview' && m.plan?.goal === 'g'));
+    assert.ok(!sidebar.take().some((m) => m.type === 'planReview'));
+    hub.receive(panel, { type: 'runPlan', steps: [{ id: 's1', title: 'One, reworded', description: '', role: 'coder' }] });
+    assert.deepEqual(panel.take(), [{ type: 'planReview', runId: undefined, plan: null }]);
+    assert.equal(intents.at(-1)?.[0].type, 'runPlan');
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
+    assert.ok(!panel.take().some((m) => m.type === 'planReview'), 'a reloaded panel is not put back into review');
+  });
+
+  it('clearRun shows the new-task screen in every webview', () => {
+    const { hub } = setup();
+    const port = new FakePort('sidebar');
+    hub.attach(port);
+    hub.receive(port, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    hub.startRun('r', 'T');
+    port.take();
+    hub.clearRun();
+    assert.deepEqual(port.take(), [{ type: 'reset', runId: undefined, task: undefined }]);
+    assert.equal(hub.shownRun, undefined);
+  });
+});

@@ -1,0 +1,258 @@
+import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtocol';
+import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
+import { icon, stepIcon, toolIcon } from './icons';
+import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
+import type { Translate } from './strings';
+import type { Item, ToolCard } from './viewModel';
+import type { RowRenderer } from './virtualList';
+
+/** What row renderers need from the app. */
+export interface ItemContext {
+  view: WebviewKind;
+  t: () => Translate;
+  post: (intent: WebviewIntent) => void;
+  runId: () => string | undefined;
+}
+
+/** Longest argument value shown in full inside a tool card. */
+const ARG_SHOW_CHARS = 4_000;
+
+const markdownCache = new WeakMap<object, string>();
+
+/** Sanitised HTML of an item's markdown, computed once per item object (rows re-enter the window often). */
+function markdownOf(key: object, text: string): string {
+  let html = markdownCache.get(key);
+  if (html === undefined) {
+    html = renderMarkdown(text);
+    markdownCache.set(key, html);
+  }
+  return html;
+}
+
+function markdownBlock(key: object, text: string, className = ''): HTMLElement {
+  const el = h('div', { class: ['markdown', className] });
+  el.innerHTML = markdownOf(key, text);
+  return el;
+}
+
+/** Renders timeline rows; tool cards are patched in place, other rows are small enough to rebuild. */
+export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
+  /** Cards the user opened or closed by hand; everything else follows the default for its view and status. */
+  const toggled = new Map<string, boolean>();
+  /** The open state we last set on a card programmatically, until its `toggle` event has been seen. */
+  const autoOpen = new WeakMap<HTMLDetailsElement, boolean>();
+  /** The card object each rendered `<details>` currently shows. */
+  const cards = new WeakMap<HTMLElement, ToolCard>();
+  const renderer: RowRenderer<Item> = {
+    create: (item) => createRow(item),
+    update(element, item, previous) {
+      if (item.kind === 'tool' && previous.kind === 'tool') {
+        patchTool(element, item, previous);
+        return element;
+      }
+      if (item.kind === 'text' && previous.kind === 'text') {
+        const body = element.querySelector('.markdown');
+        if (body) body.innerHTML = markdownOf(item, item.text);
+        element.classList.toggle('streaming', item.streaming);
+        return element;
+      }
+      return createRow(item);
+    },
+    estimate(item) {
+      switch (item.kind) {
+        case 'turn': case 'planNote': case 'notice': return 28;
+        case 'tool': return 36;
+        case 'text': return 24 + Math.ceil(item.text.length / 60) * 20;
+        case 'step': return 40;
+        default: return 64;
+      }
+    },
+  };
+
+  function createRow(item: Item): HTMLElement {
+    const t = ctx.t();
+    switch (item.kind) {
+      case 'task':
+        return h('div', { class: 'card task' }, h('div', { class: 'who' }, t('you')), h('div', { class: 'task-text' }, item.text));
+      case 'turn':
+        return h('div', { class: 'divider turn' }, h('span', {}, t('turn', item.turn, item.maxTurns)));
+      case 'text': {
+        const el = h('div', { class: ['card', 'text', item.streaming && 'streaming'] });
+        el.appendChild(markdownBlock(item, item.text));
+        return el;
+      }
+      case 'tool':
+        return createTool(item);
+      case 'approval': {
+        const label = item.state === 'pending' ? t('approvalNeeded') : item.state === 'approved' ? t('approved')
+          : item.state === 'rejected' ? (item.reason ? t('rejectedWithReason', item.reason) : t('rejected')) : t('expired');
+        return h('div', { class: ['line', 'approval', `approval-${item.state}`] },
+          icon('shield'), h('span', { class: 'line-text' }, h('span', { class: 'line-label' }, label), inlineCode(clip(item.title, 200))));
+      }
+      case 'question': {
+        const el = h('div', { class: ['card', 'question', `question-${item.state}`] },
+          h('div', { class: 'card-title' }, icon('question'), t('question')), markdownBlock(item, item.question));
+        if (item.state === 'answered' && item.answer !== undefined) el.appendChild(h('div', { class: 'muted' }, t('answered', item.answer)));
+        if (item.state === 'expired') el.appendChild(h('div', { class: 'muted' }, t('expired')));
+        return el;
+      }
+      case 'notice':
+        return h('div', { class: ['line', 'notice', `notice-${item.level}`] }, icon(item.level === 'warning' ? 'warning' : 'info'), h('span', { class: 'line-text' }, item.message));
+      case 'error':
+        return h('div', { class: 'card error', role: 'alert' }, h('div', { class: 'card-title' }, icon('cross'), t('error'), h('code', {}, item.code)), h('div', { class: 'error-text' }, item.message));
+      case 'planNote':
+        return h('div', { class: 'divider plan-note' }, h('span', {}, item.created ? t('planCreated', clip(item.text, 160), item.stepCount) : t('planUpdated', clip(item.text, 160))));
+      case 'step': {
+        const el = h('div', { class: ['step-header', `step-${item.status}`], 'data-step-id': item.stepId },
+          stepIcon(item.status), h('span', { class: 'step-title' }, t('stepHeader', item.index + 1, item.title)),
+          h('span', { class: ['badge', `badge-${item.status}`] }, t(`step.${item.status}`)));
+        if (item.status === 'failed') el.appendChild(button(t('retry'), () => ctx.post({ type: 'retryStep', stepId: item.stepId }), { icon: icon('retry'), action: 'retry' }));
+        if (!item.summary) return el;
+        return h('div', { class: 'step-block' }, el, markdownBlock(item, item.summary, 'step-summary'));
+      }
+      case 'outcome': {
+        const el = h('div', { class: ['card', 'outcome', `outcome-${item.outcome}`] },
+          h('div', { class: 'card-title' }, icon(item.outcome === 'finished' ? 'check' : item.outcome === 'cancelled' ? 'stop' : 'warning'), t(`outcome.${item.outcome}`)));
+        if (item.summary) el.appendChild(markdownBlock(item, item.summary));
+        if (item.reason) el.appendChild(h('div', { class: 'muted reason' }, item.reason));
+        const runId = ctx.runId();
+        if (runId && ctx.view === 'panel') el.appendChild(h('div', { class: 'buttons' }, button(t('undoEdits'), () => ctx.post({ type: 'undoTaskEdits', runId }), { action: 'undo' })));
+        return el;
+      }
+      case 'report': {
+        const title = h('div', { class: 'card-title' }, t('report'));
+        if (item.path) {
+          const link = h('span', { class: 'report-path' }, t('openReport', item.path));
+          markFileRef(link, { path: item.path });
+          title.appendChild(link);
+        }
+        return h('div', { class: 'card report' }, title, markdownBlock(item, item.markdown));
+      }
+    }
+  }
+
+  function isOpen(card: ToolCard): boolean {
+    const manual = toggled.get(card.id);
+    if (manual !== undefined) return manual;
+    return ctx.view === 'panel' && (card.status === 'running' || card.status === 'awaiting_approval');
+  }
+
+  function createTool(card: ToolCard): HTMLElement {
+    const details = h('details', { class: ['card', 'tool', `tool-${card.status}`], 'data-call-id': card.callId });
+    const summary = h('summary', {});
+    details.appendChild(summary);
+    fillSummary(summary, card);
+    cards.set(details, card);
+    setOpenAuto(details, isOpen(card));
+    details.addEventListener('toggle', () => {
+      // `toggle` also fires for opens we made ourselves; only a change we did not make is the user's choice.
+      const auto = autoOpen.get(details);
+      autoOpen.delete(details);
+      if (auto !== details.open) toggled.set(card.id, details.open);
+      const current = cards.get(details) ?? card;
+      if (details.open && !details.querySelector('.tool-body')) details.appendChild(toolBody(current));
+      if (!details.open) details.querySelector('.tool-body')?.remove();
+    });
+    return details;
+  }
+
+  function setOpenAuto(details: HTMLDetailsElement, open: boolean): void {
+    if (details.open === open) return;
+    autoOpen.set(details, open);
+    details.open = open;
+    if (open && !details.querySelector('.tool-body')) details.appendChild(toolBody(cards.get(details)!));
+  }
+
+  function fillSummary(summary: HTMLElement, card: ToolCard): void {
+    const t = ctx.t();
+    const brief = briefOf(card.args);
+    replaceChildren(summary, toolIcon(card.status), h('span', { class: 'tool-name' }, card.name),
+      brief ? h('span', { class: 'tool-brief' }, clip(brief, 80)) : null,
+      h('span', { class: ['badge', `badge-tool-${card.status}`] }, t(`tool.${card.status}`)),
+      card.durationMs !== undefined ? h('span', { class: 'duration' }, t('seconds', (card.durationMs / 1000).toFixed(1))) : null);
+  }
+
+  function patchTool(element: HTMLElement, card: ToolCard, previous: ToolCard): void {
+    const details = element as HTMLDetailsElement;
+    cards.set(details, card);
+    if (card.status !== previous.status || card.durationMs !== previous.durationMs) {
+      details.className = '';
+      details.classList.add('card', 'tool', `tool-${card.status}`);
+      fillSummary(details.querySelector('summary')!, card);
+      setOpenAuto(details, isOpen(card));
+    }
+    const body = details.querySelector<HTMLElement>('.tool-body');
+    if (!body) {
+      if (details.open) details.appendChild(toolBody(card));
+      return;
+    }
+    if (card.output !== previous.output || card.outputOmitted !== previous.outputOmitted) {
+      const pre = body.querySelector<HTMLElement>('pre.output');
+      if (pre) {
+        const stick = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 8;
+        setText(pre, outputText(card));
+        if (stick) pre.scrollTop = pre.scrollHeight;
+      } else {
+        body.replaceWith(toolBody(card));
+        return;
+      }
+    }
+    if (card.result !== previous.result || card.isError !== previous.isError) body.replaceWith(toolBody(card));
+  }
+
+  function outputText(card: ToolCard): string {
+    return card.outputOmitted > 0 ? `${ctx.t()('omittedOutput', card.outputOmitted)}\n${card.output}` : card.output;
+  }
+
+  function toolBody(card: ToolCard): HTMLElement {
+    const t = ctx.t();
+    const body = h('div', { class: 'tool-body' });
+    if (card.args !== undefined) body.append(h('div', { class: 'section-label' }, t('toolArgs')), argsView(card.args));
+    if (card.output !== '' || card.outputOmitted > 0) body.append(h('div', { class: 'section-label' }, t('toolOutput')), h('pre', { class: 'output' }, outputText(card)));
+    if (card.result !== undefined) {
+      body.append(h('div', { class: 'section-label' }, t('toolResult'),
+        card.resultOmitted > 0 ? h('span', { class: 'muted' }, ` ${t('omittedResult', card.resultOmitted)}`) : null),
+      h('pre', { class: ['result', card.isError && 'is-error'] }, card.result));
+    }
+    return body;
+  }
+
+  return renderer;
+}
+
+/** The argument a person would recognise the call by: a path, command, pattern or query. */
+export function briefOf(args: unknown): string | undefined {
+  if (typeof args === 'string') return args;
+  if (!args || typeof args !== 'object') return undefined;
+  const record = args as Record<string, unknown>;
+  for (const key of ['path', 'file', 'filePath', 'command', 'pattern', 'query', 'url', 'question']) {
+    if (typeof record[key] === 'string') return record[key];
+  }
+  const first = Object.values(record).find((v) => typeof v === 'string');
+  return typeof first === 'string' ? first : undefined;
+}
+
+function argsView(args: unknown): HTMLElement {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return h('pre', { class: 'args' }, truncate(stringify(args), ARG_SHOW_CHARS));
+  const rows: Child[] = [];
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    let valueEl: HTMLElement;
+    if (typeof value === 'string') {
+      const ref = /path|file|dir|target/i.test(key) ? parseFileRef(value) : undefined;
+      valueEl = h(value.includes('\n') ? 'pre' : 'span', { class: 'arg-value' }, truncate(value, ARG_SHOW_CHARS));
+      if (ref) markFileRef(valueEl, ref);
+    } else {
+      valueEl = h('pre', { class: 'arg-value' }, truncate(stringify(value), ARG_SHOW_CHARS));
+    }
+    rows.push(h('div', { class: 'arg' }, h('span', { class: 'arg-key' }, key), valueEl));
+  }
+  return h('div', { class: 'args' }, ...rows);
+}
+
+function stringify(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

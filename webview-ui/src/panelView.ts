@@ -1,0 +1,68 @@
+import { button, clip, formatCount, h, setShown, setText } from './dom';
+import { icon } from './icons';
+import { PlanReview } from './planReview';
+import { PlanSteps } from './planSteps';
+import { PromptDock } from './promptDock';
+import type { ViewDeps } from './sidebarView';
+import type { AppState, Changes } from './store';
+import { Timeline } from './timeline';
+
+/**
+ * The plan panel: the task, its state and token usage; the plan's steps beside the timeline of
+ * step sections (or the loop's turns when there is no plan); plan review mode; docked prompts.
+ */
+export class PanelView {
+  readonly element: HTMLElement;
+  readonly timeline: Timeline;
+  private readonly title = h('h1', { class: 'task-title', 'data-role': 'task-title' });
+  private readonly stateBadge = h('span', { class: 'badge state-badge', 'data-role': 'state' });
+  private readonly usage = h('span', { class: 'usage', 'data-role': 'usage' });
+  private readonly stopButton: HTMLButtonElement;
+  private readonly emptyNote = h('div', { class: 'empty-state panel-empty' });
+  private readonly body: HTMLElement;
+  private readonly planColumn: HTMLElement;
+  private readonly steps: PlanSteps;
+  private readonly review: PlanReview;
+  private readonly dock: PromptDock;
+
+  constructor(deps: ViewDeps) {
+    const post = deps.post;
+    this.stopButton = button('', () => post({ type: 'cancel' }), { icon: icon('stop'), action: 'stop' });
+    this.timeline = new Timeline({ view: 'panel', t: () => deps.state().t, post, runId: () => deps.state().run.runId });
+    this.steps = new PlanSteps(post, (stepId) => this.timeline.scrollToStep(stepId));
+    this.review = new PlanReview(post);
+    this.dock = new PromptDock(post);
+    this.planColumn = h('aside', { class: 'plan-col' }, this.steps.element);
+    this.body = h('div', { class: 'panel-body' }, this.planColumn, h('div', { class: 'main-col' }, this.review.element, this.timeline.element));
+    this.element = h('div', { class: 'app panel' },
+      h('header', { class: 'panel-header' }, this.title, h('div', { class: 'panel-meta' }, this.stateBadge, this.usage, this.stopButton)),
+      this.emptyNote, this.body, this.dock.element);
+  }
+
+  /** Patches what `changes` touched. */
+  render(state: AppState, changes: Changes): void {
+    const { t, run } = state;
+    const hasRun = run.runId !== undefined;
+    setText(this.title, hasRun ? clip(run.task ?? t('untitled'), 200) : 'Stepwise');
+    this.title.title = run.task ?? '';
+    setShown(this.stateBadge, hasRun && run.lastSeq >= 0);
+    setText(this.stateBadge, t(`state.${run.state}`));
+    this.stateBadge.className = `badge state-badge state-${run.state}`;
+    setText(this.usage, run.usage ? t('tokens', formatCount(run.usage.totalTokens, state.lang)) : '');
+    this.usage.title = run.usage ? t('tokensDetail', formatCount(run.usage.promptTokens, state.lang), formatCount(run.usage.completionTokens, state.lang)) : '';
+    this.stopButton.lastChild!.textContent = t('stop');
+    setShown(this.stopButton, state.status.running && (state.status.runId === undefined || state.status.runId === run.runId));
+    setText(this.emptyNote, t('panelEmpty'));
+    setShown(this.emptyNote, !hasRun && !state.review);
+    setShown(this.body, hasRun || state.review !== undefined);
+
+    this.steps.render(state);
+    const reviewing = state.review !== undefined;
+    this.review.render(state);
+    setShown(this.planColumn, run.plan !== undefined && !reviewing);
+    this.body.classList.toggle('has-plan', run.plan !== undefined && !reviewing);
+    setShown(this.timeline.element, !reviewing);
+    if (hasRun) this.timeline.render(state, changes.reset);
+    this.dock.render(state);
+  }
+}

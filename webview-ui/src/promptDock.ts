@@ -1,0 +1,105 @@
+import type { WebviewIntent } from '../../src/shared/webviewProtocol';
+import { button, h, inlineCode, setShown, truncate } from './dom';
+import { icon } from './icons';
+import { markFileRef, renderMarkdown } from './markdown';
+import type { AppState } from './store';
+import type { ApprovalItem, Item, QuestionItem } from './viewModel';
+
+/** Characters of an approval's detail (command, diff) shown in the prompt. */
+const DETAIL_CHARS = 6_000;
+
+/**
+ * The approvals and questions waiting for the user, docked outside the windowed timeline so they
+ * stay visible wherever the user has scrolled. Buttons disable once clicked until the host's
+ * answered event removes the prompt.
+ */
+export class PromptDock {
+  readonly element = h('div', { class: 'dock', 'aria-live': 'polite' });
+  private readonly prompts = new Map<string, { item: Item; element: HTMLElement }>();
+  /** Prompts answered here, waiting for the host's event. */
+  private readonly sent = new Set<string>();
+  private lang = '';
+
+  constructor(private readonly post: (intent: WebviewIntent) => boolean) {
+    this.element.hidden = true;
+  }
+
+  /** Shows exactly the pending prompts of the state's run. */
+  render(state: AppState): void {
+    const langChanged = state.lang !== this.lang;
+    this.lang = state.lang;
+    const wanted = new Map<string, Item>();
+    for (const id of state.run.pending) {
+      const item = findItem(state.run.items, id);
+      if (item) wanted.set(id, item);
+    }
+    for (const [id, prompt] of this.prompts) {
+      if (wanted.has(id) && !langChanged) continue;
+      prompt.element.remove();
+      this.prompts.delete(id);
+      if (!wanted.has(id)) this.sent.delete(id);
+    }
+    for (const [id, item] of wanted) {
+      if (this.prompts.has(id)) continue;
+      const element = item.kind === 'approval' ? this.approval(item, state) : item.kind === 'question' ? this.question(item, state) : undefined;
+      if (!element) continue;
+      this.prompts.set(id, { item, element });
+      this.element.appendChild(element);
+    }
+    setShown(this.element, this.prompts.size > 0);
+  }
+
+  private approval(item: ApprovalItem, state: AppState): HTMLElement {
+    const t = state.t;
+    const reason = h('input', { type: 'text', class: 'reason-input', placeholder: t('rejectReason'), 'aria-label': t('rejectReason'), 'data-role': 'reject-reason' });
+    const el = h('div', { class: 'prompt approval-prompt', 'data-call-id': item.callId, role: 'group', 'aria-label': t('approvalNeeded') });
+    const answer = (intent: WebviewIntent) => {
+      if (this.sent.has(item.id) || !this.post(intent)) return;
+      this.sent.add(item.id);
+      el.classList.add('sent');
+      for (const control of Array.from(el.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))) control.disabled = true;
+      el.appendChild(h('div', { class: 'muted' }, t('waiting')));
+    };
+    const title = h('div', { class: 'prompt-title' }, icon('shield'), t('approvalNeeded'), h('span', { class: 'badge' }, t(`category.${item.category}`)));
+    const subject = h('div', { class: 'prompt-subject' }, inlineCode(item.title));
+    if (item.diffPath) markFileRef(subject, { path: item.diffPath });
+    reason.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.isComposing) answer({ type: 'reject', callId: item.callId, reason: reason.value.trim() || undefined });
+    });
+    el.append(title, subject,
+      item.detail ? h('pre', { class: 'prompt-detail' }, truncate(item.detail, DETAIL_CHARS)) : '',
+      h('div', { class: 'buttons' },
+        button(t('approve'), () => answer({ type: 'approve', callId: item.callId }), { kind: 'primary', action: 'approve' }),
+        button(t('alwaysAllow', t(`category.${item.category}`)), () => answer({ type: 'approve', callId: item.callId, always: true }), { action: 'always' }),
+        button(t('reject'), () => answer({ type: 'reject', callId: item.callId, reason: reason.value.trim() || undefined }), { action: 'reject' })),
+      reason);
+    return el;
+  }
+
+  private question(item: QuestionItem, state: AppState): HTMLElement {
+    const t = state.t;
+    const el = h('div', { class: 'prompt question-prompt', 'data-call-id': item.callId, role: 'group', 'aria-label': t('question') });
+    const input = h('input', { type: 'text', class: 'answer-input', placeholder: t('answerPlaceholder'), 'aria-label': t('answerPlaceholder'), 'data-role': 'answer-input' });
+    const answer = (text: string) => {
+      if (text.trim() === '' || this.sent.has(item.id) || !this.post({ type: 'answer', callId: item.callId, answer: text })) return;
+      this.sent.add(item.id);
+      el.classList.add('sent');
+      for (const control of Array.from(el.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))) control.disabled = true;
+      el.appendChild(h('div', { class: 'muted' }, t('answered', text)));
+    };
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.isComposing) answer(input.value);
+    });
+    const question = h('div', { class: 'markdown' });
+    question.innerHTML = renderMarkdown(item.question);
+    el.append(h('div', { class: 'prompt-title' }, icon('question'), t('question')), question);
+    if (item.options.length > 0) el.appendChild(h('div', { class: 'buttons options' }, ...item.options.map((option) => button(option, () => answer(option), { action: 'option' }))));
+    el.appendChild(h('div', { class: 'answer-row' }, input, button(t('answer'), () => answer(input.value), { kind: 'primary', action: 'answer' })));
+    return el;
+  }
+}
+
+function findItem(items: readonly Item[], id: string): Item | undefined {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i]!.id === id) return items[i];
+  return undefined;
+}

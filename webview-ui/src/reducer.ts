@@ -1,0 +1,260 @@
+import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus } from '../../src/shared/events';
+import type { ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
+
+/** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
+export const OUTPUT_KEEP_CHARS = 16 * 1024;
+/** Tool result characters kept per card (head and tail halves). */
+export const RESULT_KEEP_CHARS = 64 * 1024;
+
+/** The view of a run before any event (or of no run at all). */
+export function initialRunView(runId?: string, task?: string): RunView {
+  return { runId, task, lastSeq: -1, state: 'IDLE', items: [], pending: [] };
+}
+
+/** Applies many envelopes in order; same contract as `reduce`. */
+export function reduceAll(view: RunView, envelopes: readonly EventEnvelope[]): RunView {
+  let next = view;
+  for (const envelope of envelopes) next = reduce(next, envelope);
+  return next;
+}
+
+/**
+ * Pure: returns the view after one envelope, never mutating `view`. Envelopes of another run and
+ * envelopes with `seq <= view.lastSeq` (replays) return `view` itself, so applying a batch twice is harmless.
+ */
+export function reduce(view: RunView, envelope: EventEnvelope): RunView {
+  if (envelope.seq <= view.lastSeq) return view;
+  if (view.runId !== undefined && envelope.runId !== view.runId) return view;
+  const base: RunView = { ...view, runId: envelope.runId, lastSeq: envelope.seq };
+  return applyEvent(base, envelope.event, envelope.seq);
+}
+
+function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
+  switch (event.type) {
+    case 'run_started': {
+      const v = closeText({ ...view, state: 'RUNNING', model: event.model, task: view.task ?? event.task, outcome: undefined, turnTextId: undefined });
+      return append(v, { kind: 'task', id: `task:${seq}`, text: event.task });
+    }
+    case 'state':
+      return { ...view, state: event.state };
+    case 'turn_started': {
+      const v = closeText({ ...view, turn: { turn: event.turn, maxTurns: event.maxTurns }, turnTextId: undefined });
+      return append(v, { kind: 'turn', id: `turn:${seq}`, stepId: v.currentStepId, turn: event.turn, maxTurns: event.maxTurns });
+    }
+    case 'text_delta':
+      return textDelta(view, event.text, seq);
+    case 'assistant_message':
+      return assistantMessage(view, event, seq);
+    case 'tool_call': {
+      const v = closeText(view);
+      if (findIndex(v.items, toolId(event.callId)) >= 0) return v;
+      const card: ToolCard = {
+        kind: 'tool', id: toolId(event.callId), stepId: v.currentStepId, callId: event.callId, name: event.name, args: event.args,
+        category: event.category, output: '', outputOmitted: 0, resultOmitted: 0, isError: false, status: 'running',
+      };
+      return append(v, card);
+    }
+    case 'tool_output':
+      return updateTool(view, event.callId, (card) => appendOutput(card, event.chunk));
+    case 'tool_result':
+      return toolResult(view, event, seq);
+    case 'approval_requested': {
+      const v = closeText(view);
+      const item: ApprovalItem = {
+        kind: 'approval', id: approvalId(event.callId), stepId: v.currentStepId, callId: event.callId, category: event.category,
+        title: event.title, detail: event.detail, diffPath: event.diff?.path, state: 'pending',
+      };
+      const withTool = updateTool(v, event.callId, (card) => ({ ...card, status: 'awaiting_approval' }));
+      return { ...append(withTool, item), pending: [...withTool.pending, item.id] };
+    }
+    case 'approval_answered': {
+      const id = approvalId(event.callId);
+      let v = updateItem(view, id, (item) => ({ ...(item as ApprovalItem), state: event.approved ? 'approved' : 'rejected', reason: event.reason }));
+      v = updateTool(v, event.callId, (card) => ({ ...card, status: event.approved ? 'running' : 'rejected' }));
+      return { ...v, pending: v.pending.filter((p) => p !== id) };
+    }
+    case 'question_asked': {
+      const v = closeText(view);
+      const item: QuestionItem = {
+        kind: 'question', id: questionId(event.callId), stepId: v.currentStepId, callId: event.callId, question: event.question,
+        options: event.options ?? [], state: 'pending',
+      };
+      return { ...append(v, item), pending: [...v.pending, item.id] };
+    }
+    case 'question_answered': {
+      const id = questionId(event.callId);
+      const v = updateItem(view, id, (item) => ({
+        ...(item as QuestionItem), state: event.answer === undefined ? 'expired' : 'answered', answer: event.answer,
+      }));
+      return { ...v, pending: v.pending.filter((p) => p !== id) };
+    }
+    case 'usage':
+      return { ...view, usage: event.total };
+    case 'notice':
+      return append(closeText(view), { kind: 'notice', id: `notice:${seq}`, stepId: view.currentStepId, level: event.level, code: event.code, message: event.message });
+    case 'error':
+      return append(closeText(view), { kind: 'error', id: `error:${seq}`, stepId: view.currentStepId, code: event.code, message: event.message });
+    case 'plan_created': {
+      const v = closeText({ ...view, plan: { goal: event.goal, thought: event.thought, steps: event.steps.map((s) => ({ ...s })) } });
+      return append(v, { kind: 'planNote', id: `plan:${seq}`, created: true, text: event.goal, stepCount: event.steps.length });
+    }
+    case 'plan_updated': {
+      const old = new Map((view.plan?.steps ?? []).map((s) => [s.id, s]));
+      const steps: PlanStepView[] = event.steps.map((s) => ({ ...s, summary: old.get(s.id)?.summary }));
+      const plan = { goal: view.plan?.goal ?? '', thought: view.plan?.thought ?? '', steps };
+      return append(closeText({ ...view, plan }), { kind: 'planNote', id: `plan:${seq}`, created: false, text: event.reason, stepCount: steps.length });
+    }
+    case 'step_started': {
+      const v = closeText(setStepStatus({ ...view, currentStepId: event.stepId, turnTextId: undefined }, event.stepId, 'in_progress'));
+      const index = v.plan?.steps.findIndex((s) => s.id === event.stepId) ?? -1;
+      const header: StepItem = {
+        kind: 'step', id: `step:${seq}`, stepId: event.stepId, index: Math.max(index, 0),
+        title: index >= 0 ? v.plan!.steps[index]!.title : event.stepId, status: 'in_progress',
+      };
+      return append(v, header);
+    }
+    case 'step_finished': {
+      let v = closeText(setStepStatus(view, event.stepId, event.status, event.summary));
+      const headerIndex = findLastIndex(v.items, (item) => item.kind === 'step' && item.stepId === event.stepId);
+      if (headerIndex >= 0) {
+        v = { ...v, items: replaceAt(v.items, headerIndex, { ...(v.items[headerIndex] as StepItem), status: event.status, summary: event.summary }) };
+      }
+      return v.currentStepId === event.stepId ? { ...v, currentStepId: undefined } : v;
+    }
+    case 'report': {
+      const v = closeText({ ...view, report: { markdown: event.markdown, path: event.path } });
+      return append(v, { kind: 'report', id: `report:${seq}`, markdown: event.markdown, path: event.path });
+    }
+    case 'run_finished':
+      return runFinished(view, event, seq);
+  }
+}
+
+function textDelta(view: RunView, text: string, seq: number): RunView {
+  if (view.openTextId !== undefined) {
+    const v = updateItem(view, view.openTextId, (item) => ({ ...(item as TextItem), text: (item as TextItem).text + text }));
+    if (v !== view) return v;
+  }
+  const item: TextItem = { kind: 'text', id: `text:${seq}`, stepId: view.currentStepId, text, streaming: true };
+  return { ...append(view, item), openTextId: item.id, turnTextId: item.id };
+}
+
+function assistantMessage(view: RunView, event: AgentEventOf<'assistant_message'>, seq: number): RunView {
+  const v = closeText(view);
+  const target = v.turnTextId;
+  if (target !== undefined) {
+    const updated = event.text.trim() === '' ? v : updateItem(v, target, (item) => ({ ...(item as TextItem), text: event.text }));
+    return { ...updated, turnTextId: undefined };
+  }
+  if (event.text.trim() === '') return v;
+  // A model that does not stream sends its text only here.
+  const item: TextItem = { kind: 'text', id: `text:${seq}`, stepId: v.currentStepId, text: event.text, streaming: false };
+  return append(v, item);
+}
+
+function toolResult(view: RunView, event: AgentEventOf<'tool_result'>, seq: number): RunView {
+  const { text, omitted } = boundHeadTail(event.content, RESULT_KEEP_CHARS);
+  const finish = (card: ToolCard): ToolCard => ({
+    ...card, result: text, resultOmitted: omitted, isError: event.isError, durationMs: event.durationMs,
+    status: card.status === 'rejected' ? 'rejected' : event.isError ? 'error' : 'done',
+  });
+  const v = updateTool(view, event.callId, finish);
+  if (v !== view) return v;
+  const orphan: ToolCard = {
+    kind: 'tool', id: toolId(event.callId), stepId: view.currentStepId, callId: event.callId, name: event.name, args: undefined,
+    output: '', outputOmitted: 0, resultOmitted: 0, isError: false, status: 'running',
+  };
+  return append(closeText(view), finish({ ...orphan, id: findIndex(view.items, orphan.id) >= 0 ? `tool:${seq}` : orphan.id }));
+}
+
+function runFinished(view: RunView, event: AgentEventOf<'run_finished'>, seq: number): RunView {
+  let items = view.items;
+  const expire = new Set(view.pending);
+  let copied = false;
+  // Whatever still waits cannot be answered once the run is over; walk back only through this run's tail.
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'task') break;
+    let next: Item | undefined;
+    if (item.kind === 'tool' && (item.status === 'running' || item.status === 'awaiting_approval')) next = { ...item, status: 'interrupted' };
+    else if ((item.kind === 'approval' || item.kind === 'question') && expire.has(item.id)) next = { ...item, state: 'expired' };
+    else if (item.kind === 'text' && item.streaming) next = { ...item, streaming: false };
+    if (next) {
+      if (!copied) {
+        items = items.slice();
+        copied = true;
+      }
+      (items as Item[])[i] = next;
+    }
+  }
+  const state = event.outcome === 'finished' ? 'FINISHED' : event.outcome === 'cancelled' ? 'CANCELLED' : 'FAILED';
+  const v: RunView = {
+    ...view, items, state, pending: [], openTextId: undefined, turnTextId: undefined, currentStepId: undefined,
+    outcome: { outcome: event.outcome, summary: event.summary, reason: event.reason },
+  };
+  return append(v, { kind: 'outcome', id: `outcome:${seq}`, outcome: event.outcome, summary: event.summary, reason: event.reason });
+}
+
+function setStepStatus(view: RunView, stepId: string, status: StepStatus, summary?: string): RunView {
+  if (!view.plan) return view;
+  const index = view.plan.steps.findIndex((s) => s.id === stepId);
+  if (index < 0) return view;
+  const step = view.plan.steps[index]!;
+  const steps = replaceAt(view.plan.steps, index, { ...step, status, summary: summary ?? step.summary });
+  return { ...view, plan: { ...view.plan, steps } };
+}
+
+function appendOutput(card: ToolCard, chunk: string): ToolCard {
+  const joined = card.output + chunk;
+  if (joined.length <= OUTPUT_KEEP_CHARS) return { ...card, output: joined };
+  const drop = joined.length - OUTPUT_KEEP_CHARS;
+  return { ...card, output: joined.slice(drop), outputOmitted: card.outputOmitted + drop };
+}
+
+/** Keeps the head and tail of `text` within `max` characters; reports how many were dropped. */
+export function boundHeadTail(text: string, max: number): { text: string; omitted: number } {
+  if (text.length <= max) return { text, omitted: 0 };
+  const half = Math.floor(max / 2);
+  const omitted = text.length - 2 * half;
+  return { text: `${text.slice(0, half)}\n…\n${text.slice(text.length - half)}`, omitted };
+}
+
+function closeText(view: RunView): RunView {
+  if (view.openTextId === undefined) return view;
+  const v = updateItem(view, view.openTextId, (item) => ({ ...(item as TextItem), streaming: false }));
+  return { ...v, openTextId: undefined };
+}
+
+function updateTool(view: RunView, callId: string, change: (card: ToolCard) => ToolCard): RunView {
+  return updateItem(view, toolId(callId), (item) => change(item as ToolCard));
+}
+
+function updateItem(view: RunView, id: string, change: (item: Item) => Item): RunView {
+  const index = findIndex(view.items, id);
+  if (index < 0) return view;
+  return { ...view, items: replaceAt(view.items, index, change(view.items[index]!)) };
+}
+
+function append(view: RunView, item: Item): RunView {
+  return { ...view, items: [...view.items, item] };
+}
+
+/** Searches from the end: the item an event refers to is almost always recent. */
+function findIndex(items: readonly Item[], id: string): number {
+  return findLastIndex(items, (item) => item.id === id);
+}
+
+function findLastIndex<T>(list: readonly T[], test: (value: T) => boolean): number {
+  for (let i = list.length - 1; i >= 0; i--) if (test(list[i]!)) return i;
+  return -1;
+}
+
+function replaceAt<T>(list: readonly T[], index: number, value: T): T[] {
+  const copy = list.slice();
+  copy[index] = value;
+  return copy;
+}
+
+const toolId = (callId: string) => `tool:${callId}`;
+const approvalId = (callId: string) => `approval:${callId}`;
+const questionId = (callId: string) => `question:${callId}`;

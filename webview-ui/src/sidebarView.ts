@@ -1,0 +1,140 @@
+import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtocol';
+import { Composer, type Draft } from './composer';
+import { button, clip, formatCount, h, replaceChildren, setShown, setText } from './dom';
+import { icon, stepIcon } from './icons';
+import { PromptDock } from './promptDock';
+import type { AppState, Changes } from './store';
+import { Timeline } from './timeline';
+
+/** Everything a view needs from the app. */
+export interface ViewDeps {
+  post: (intent: WebviewIntent) => boolean;
+  state: () => AppState;
+  loadDraft: () => Draft;
+  saveDraft: (draft: Draft) => void;
+}
+
+/**
+ * The sidebar chat: an empty state when no model is configured; otherwise the task history (no run
+ * shown) or the shown run's conversation, with docked prompts and the composer.
+ */
+export class SidebarView {
+  readonly element: HTMLElement;
+  readonly timeline: Timeline;
+  private readonly title = h('span', { class: 'bar-title' });
+  private readonly meta = h('div', { class: 'run-meta', 'data-role': 'run-meta' });
+  private readonly newTaskButton: HTMLButtonElement;
+  private readonly panelButton: HTMLButtonElement;
+  private readonly restricted = h('div', { class: 'banner', role: 'note' });
+  private readonly empty = h('div', { class: 'empty-state', 'data-role': 'empty-state' });
+  private readonly home = h('div', { class: 'home', 'data-role': 'history' });
+  private readonly strip = h('button', { type: 'button', class: 'plan-strip', 'data-action': 'plan-strip' });
+  private readonly dock: PromptDock;
+  private readonly composer: Composer;
+  private historyShown: readonly HistoryEntry[] | undefined;
+
+  constructor(private readonly deps: ViewDeps) {
+    const post = deps.post;
+    this.newTaskButton = button('', () => post({ type: 'newTask' }), { kind: 'icon', icon: icon('plus'), action: 'new-task' });
+    this.panelButton = button('', () => post({ type: 'showPanel' }), { kind: 'icon', icon: icon('panel'), action: 'show-panel' });
+    this.strip.addEventListener('click', () => post({ type: 'showPanel' }));
+    this.timeline = new Timeline({ view: 'sidebar', t: () => deps.state().t, post, runId: () => deps.state().run.runId }, {
+      filter: (item) => item.kind !== 'turn',
+    });
+    this.dock = new PromptDock(post);
+    this.composer = new Composer(post, deps.saveDraft, deps.loadDraft());
+    this.element = h('div', { class: 'app sidebar' },
+      h('header', { class: 'bar' }, this.title, this.newTaskButton, this.panelButton),
+      this.meta, this.restricted, this.empty, this.home, this.strip, this.timeline.element, this.dock.element, this.composer.element);
+  }
+
+  /** Patches what `changes` touched. */
+  render(state: AppState, changes: Changes): void {
+    const t = state.t;
+    const configured = state.status.configured || !state.statusKnown;
+    const hasRun = state.run.runId !== undefined;
+    if (changes.lang) this.drawEmpty(state);
+    setText(this.title, hasRun ? clip(state.run.task ?? t('untitled'), 80) : 'Stepwise');
+    this.title.title = state.run.task ?? '';
+    this.newTaskButton.title = t('newTask');
+    this.newTaskButton.setAttribute('aria-label', t('newTask'));
+    this.panelButton.title = t('openPanel');
+    this.panelButton.setAttribute('aria-label', t('openPanel'));
+    setShown(this.newTaskButton, configured && hasRun);
+    setShown(this.panelButton, configured && hasRun);
+    setText(this.restricted, t('restricted'));
+    setShown(this.restricted, state.statusKnown && !state.status.trusted);
+
+    setShown(this.empty, !configured);
+    if (!configured && this.empty.childElementCount === 0) this.drawEmpty(state);
+    setShown(this.home, configured && !hasRun);
+    if (configured && !hasRun && (changes.status || changes.lang || changes.reset || this.historyShown !== state.status.history)) this.drawHistory(state);
+
+    setShown(this.timeline.element, configured && hasRun);
+    setShown(this.meta, configured && hasRun);
+    if (configured && hasRun) {
+      this.timeline.render(state, changes.reset);
+      this.drawMeta(state);
+    }
+    this.drawStrip(state, configured && hasRun);
+    this.dock.render(state);
+    setShown(this.dock.element, configured && hasRun && state.run.pending.length > 0);
+    setShown(this.composer.element, configured);
+    this.composer.render(state);
+  }
+
+  private drawEmpty(state: AppState): void {
+    const t = state.t;
+    replaceChildren(this.empty,
+      h('div', { class: 'empty-title' }, t('notConfiguredTitle')),
+      h('p', {}, t('notConfiguredBody')),
+      h('div', { class: 'buttons' },
+        button(t('setApiKey'), () => this.deps.post({ type: 'setApiKey' }), { kind: 'primary', action: 'set-api-key' }),
+        button(t('openSettings'), () => this.deps.post({ type: 'openSettings' }), { action: 'open-settings' })));
+  }
+
+  private drawHistory(state: AppState): void {
+    const t = state.t;
+    this.historyShown = state.status.history;
+    const entries = [...state.status.history].sort((a, b) => b.ts - a.ts).slice(0, 50);
+    const list = h('ul', { class: 'history' });
+    for (const entry of entries) {
+      const open = h('button', { type: 'button', class: 'history-item', 'data-run-id': entry.runId, title: entry.task },
+        h('span', { class: 'history-task' }, clip(entry.task || t('untitled'), 120)),
+        h('span', { class: 'history-meta' }, [formatTime(entry.ts, state.lang), entry.outcome ? t(`outcome.${entry.outcome}`) : t('state.RUNNING')].join(' · ')));
+      open.addEventListener('click', () => this.deps.post({ type: 'openRun', runId: entry.runId }));
+      list.appendChild(h('li', {}, open));
+    }
+    replaceChildren(this.home, h('h2', {}, t('history')), entries.length > 0 ? list : h('p', { class: 'muted' }, t('historyEmpty')));
+  }
+
+  private drawMeta(state: AppState): void {
+    const { t, run } = state;
+    const parts = [t(`state.${run.state}`)];
+    if (run.usage) parts.push(t('tokens', formatCount(run.usage.totalTokens, state.lang)));
+    if (state.status.model ?? run.model) parts.push((run.model ?? state.status.model)!);
+    setText(this.meta, parts.join(' · '));
+    this.meta.title = run.usage ? t('tokensDetail', formatCount(run.usage.promptTokens, state.lang), formatCount(run.usage.completionTokens, state.lang)) : '';
+  }
+
+  private drawStrip(state: AppState, shown: boolean): void {
+    const plan = state.run.plan;
+    setShown(this.strip, shown && plan !== undefined);
+    if (!shown || !plan) return;
+    const t = state.t;
+    const done = plan.steps.filter((s) => s.status === 'completed' || s.status === 'skipped').length;
+    const current = plan.steps.find((s) => s.id === state.run.currentStepId) ?? plan.steps.find((s) => s.status === 'in_progress' || s.status === 'failed');
+    replaceChildren(this.strip, current ? stepIcon(current.status) : icon('panel'),
+      h('span', { class: 'strip-progress' }, t('planProgress', done, plan.steps.length)),
+      current ? h('span', { class: 'strip-step' }, clip(current.title, 80)) : null);
+    this.strip.title = t('openPanel');
+  }
+}
+
+function formatTime(ts: number, lang: string): string {
+  try {
+    return new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(ts));
+  } catch {
+    return new Date(ts).toISOString();
+  }
+}

@@ -1,0 +1,179 @@
+import type { AgentState, ApprovalCategory, RunOutcome, StepStatus, Usage } from '../../src/shared/events';
+
+/** Lifecycle of a tool card as the user sees it. */
+export type ToolStatus = 'running' | 'awaiting_approval' | 'done' | 'error' | 'rejected' | 'interrupted';
+
+interface ItemBase {
+  /** Stable within a run; the views key DOM nodes by it. */
+  id: string;
+  /** The plan step that was running when the item arrived. */
+  stepId?: string;
+}
+
+/** The user's task (or a follow-up) that started a run. */
+export interface TaskItem extends ItemBase {
+  kind: 'task';
+  text: string;
+}
+
+/** A loop iteration divider ("turn 3 of 30"). */
+export interface TurnItem extends ItemBase {
+  kind: 'turn';
+  turn: number;
+  maxTurns: number;
+}
+
+/** Assistant text; `streaming` while deltas may still arrive. */
+export interface TextItem extends ItemBase {
+  kind: 'text';
+  text: string;
+  streaming: boolean;
+}
+
+/** One tool call with its arguments, streamed output (tail kept), result and duration. */
+export interface ToolCard extends ItemBase {
+  kind: 'tool';
+  callId: string;
+  name: string;
+  args: unknown;
+  category?: ApprovalCategory;
+  /** The last `OUTPUT_KEEP_CHARS` of the streamed output. */
+  output: string;
+  /** Characters of streamed output dropped from the front. */
+  outputOmitted: number;
+  result?: string;
+  /** Characters of the result dropped from the middle. */
+  resultOmitted: number;
+  isError: boolean;
+  durationMs?: number;
+  status: ToolStatus;
+}
+
+/** An approval the agent asked for; answerable while `pending`. */
+export interface ApprovalItem extends ItemBase {
+  kind: 'approval';
+  callId: string;
+  category: ApprovalCategory;
+  title: string;
+  detail: string;
+  diffPath?: string;
+  state: 'pending' | 'approved' | 'rejected' | 'expired';
+  reason?: string;
+}
+
+/** A question from the agent; answerable while `pending`. */
+export interface QuestionItem extends ItemBase {
+  kind: 'question';
+  callId: string;
+  question: string;
+  options: string[];
+  state: 'pending' | 'answered' | 'expired';
+  answer?: string;
+}
+
+/** An informational or warning notice (retry, context elided, stuck...). */
+export interface NoticeItem extends ItemBase {
+  kind: 'notice';
+  level: 'info' | 'warning';
+  code: string;
+  message: string;
+}
+
+/** An error event. */
+export interface ErrorItem extends ItemBase {
+  kind: 'error';
+  code: string;
+  message: string;
+}
+
+/** A plan was made or revised. */
+export interface PlanNoteItem extends ItemBase {
+  kind: 'planNote';
+  created: boolean;
+  text: string;
+  stepCount: number;
+}
+
+/** The header of a plan step's section in the timeline. */
+export interface StepItem extends ItemBase {
+  kind: 'step';
+  stepId: string;
+  index: number;
+  title: string;
+  status: StepStatus;
+  summary?: string;
+}
+
+/** How the run ended. */
+export interface OutcomeItem extends ItemBase {
+  kind: 'outcome';
+  outcome: RunOutcome;
+  summary?: string;
+  reason?: string;
+}
+
+/** The reporter's final report. */
+export interface ReportItem extends ItemBase {
+  kind: 'report';
+  markdown: string;
+  path?: string;
+}
+
+/** Everything a timeline shows, one entry per card. */
+export type Item =
+  | TaskItem
+  | TurnItem
+  | TextItem
+  | ToolCard
+  | ApprovalItem
+  | QuestionItem
+  | NoticeItem
+  | ErrorItem
+  | PlanNoteItem
+  | StepItem
+  | OutcomeItem
+  | ReportItem;
+
+/** A plan step with its live status. */
+export interface PlanStepView {
+  id: string;
+  title: string;
+  description: string;
+  role: string;
+  status: StepStatus;
+  summary?: string;
+}
+
+/** The plan of the run, as last created or updated. */
+export interface PlanView {
+  goal: string;
+  thought: string;
+  steps: readonly PlanStepView[];
+}
+
+/**
+ * The whole state of the shown run, rebuilt from envelopes only. Immutable: the reducer returns a
+ * new object and replaces exactly the items that changed, so views can diff by reference.
+ */
+export interface RunView {
+  runId?: string;
+  task?: string;
+  /** Highest `seq` applied; envelopes at or below it are ignored (replay is idempotent). */
+  lastSeq: number;
+  state: AgentState;
+  model?: string;
+  items: readonly Item[];
+  plan?: PlanView;
+  currentStepId?: string;
+  turn?: { turn: number; maxTurns: number };
+  /** Running total of the run's token usage. */
+  usage?: Usage;
+  outcome?: { outcome: RunOutcome; summary?: string; reason?: string };
+  report?: { markdown: string; path?: string };
+  /** Item ids of approvals and questions still waiting for the user, oldest first. */
+  pending: readonly string[];
+  /** The text item that deltas currently extend. */
+  openTextId?: string;
+  /** The text item of the current assistant message (deltas since the last turn or message). */
+  turnTextId?: string;
+}
