@@ -1,20 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isRunning } from '../../support/processes';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../support/fakeOpenAIServer';
 import { startCli } from './cliProcess';
 
-/** True while the process exists and is not a zombie (PID 1 here does not reap them). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 describe('stepwise run (CLI): Ctrl-C', function () {
   this.timeout(60_000);
@@ -58,12 +49,12 @@ describe('stepwise run (CLI): Ctrl-C', function () {
     const pids = (await readFile(path.join(ws, 'pids.txt'), 'utf8')).trim().split('\n').map(Number);
     started.push(...pids);
     assert.equal(pids.length, 3);
-    assert.ok(pids.every(alive), 'the tree is running before Ctrl-C');
+    assert.ok(pids.every(isRunning), 'the tree is running before Ctrl-C');
     cli.child.kill('SIGINT');
     const r = await cli.done;
     assert.equal(r.code, 130, r.stderr);
     // The CLI only exits once the runner has seen the whole group gone.
-    assert.deepEqual(pids.filter(alive), [], 'no process of the tree outlives the CLI');
+    assert.deepEqual(pids.filter(isRunning), [], 'no process of the tree outlives the CLI');
     const result = r.events.find((e) => e.type === 'tool_result');
     assert.ok(result && result.type === 'tool_result' && /cancel/i.test(result.content));
   });

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isRunning } from '../../support/processes';
 import type { AgentEvent, AgentEventOf } from '../../../src/shared/events';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../support/fakeOpenAIServer';
 import { startCli, type CliProcess, type CliRun } from '../cli/cliProcess';
@@ -35,15 +36,6 @@ const ADD_TEST_JS = [
   '',
 ].join('\n');
 
-/** True while the process exists and is not a zombie (PID 1 here does not reap them). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 const of = <T extends AgentEvent['type']>(r: CliRun, type: T) => r.events.filter((e): e is AgentEventOf<T> => e.type === type);
 const last = (r: CliRun) => r.events[r.events.length - 1];
@@ -63,7 +55,7 @@ describe('stepwise run (CLI): the planning flow', function () {
   afterEach(async () => {
     for (const pid of pids.splice(0)) {
       try {
-        if (alive(pid)) process.kill(pid, 'SIGKILL');
+        if (isRunning(pid)) process.kill(pid, 'SIGKILL');
       } catch {}
     }
     await fake?.close();
@@ -337,12 +329,12 @@ describe('stepwise run (CLI): the planning flow', function () {
     const tree = (await readFile(path.join(ws, 'pids.txt'), 'utf8')).trim().split('\n').map(Number);
     pids.push(...tree);
     assert.equal(tree.length, 3);
-    assert.ok(tree.every(alive), 'the tree is running before Ctrl-C');
+    assert.ok(tree.every(isRunning), 'the tree is running before Ctrl-C');
     cli.child.kill('SIGINT');
     const r = await cli.done;
 
     assert.equal(r.code, 130, r.stderr);
-    assert.deepEqual(tree.filter(alive), [], 'no process of the tree outlives the CLI');
+    assert.deepEqual(tree.filter(isRunning), [], 'no process of the tree outlives the CLI');
     const end = last(r);
     assert.ok(end?.type === 'run_finished' && end.outcome === 'cancelled', JSON.stringify(end));
     assert.deepEqual(of(r, 'step_finished').map((e) => [e.stepId, e.status, e.summary]), [['1', 'failed', 'Stopped by the user.']]);

@@ -1,3 +1,4 @@
+import { isRunning } from '../../support/processes';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -138,12 +139,7 @@ export function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type:
 
 /** True when no live process has this PID (a zombie counts as gone: PID 1 here does not reap). */
 export function processGone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
+  return !isRunning(pid);
 }
 
 /** PIDs of live processes whose command line contains `marker`. */
