@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v rg >/dev/null 2>&1 || need_apt+=(ripgrep)
+# Webview and VS Code UI tests drive Debian's Chromium through playwright-core (no browser download).
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# CJK glyphs, so screenshots of the Chinese UI show characters instead of boxes.
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || need_apt+=(fonts-wqy-microhei)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== apt: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -13,5 +17,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-echo "== npm ci"
-npm ci --loglevel=error --no-audit --no-fund
+# npm's own record of the installed tree is newer than the lock file when nothing changed since.
+if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ]; then
+  echo "== npm dependencies up to date"
+else
+  echo "== npm ci"
+  npm ci --loglevel=error --no-audit --no-fund
+fi
