@@ -46,6 +46,10 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('runPlan'), steps: z.array(PlanStepDraft).min(1).max(100) }),
   z.object({ type: z.literal('undoTaskEdits'), runId: id }),
   z.object({ type: z.literal('newTask') }),
+  /** Restart one MCP server now (also one that gave up or is disabled); the host decides. */
+  z.object({ type: z.literal('mcpRestart'), name: id }),
+  /** Turn one MCP server on or off; the host decides (and refuses in Restricted Mode). */
+  z.object({ type: z.literal('mcpSetEnabled'), name: id, enabled: z.boolean() }),
 ]);
 export type WebviewIntent = z.infer<typeof WebviewIntent>;
 
@@ -72,8 +76,30 @@ export const HostStatus = z.object({
   runId: id.optional(),
   model: z.string().optional(),
   history: z.array(HistoryEntry),
+  /**
+   * The first workspace folder as a webview URI (`webview.asWebviewUri`), without a trailing
+   * slash; images a report links to are loaded from under it. Set per webview by the views.
+   */
+  workspaceUri: z.string().max(8_192).optional(),
 });
 export type HostStatus = z.infer<typeof HostStatus>;
+
+/** Lifecycle of one configured MCP server, as the sidebar shows it. */
+export const McpServerStatus = z.enum(['connecting', 'connected', 'error', 'disabled', 'restarting']);
+export type McpServerStatus = z.infer<typeof McpServerStatus>;
+
+/** One configured MCP server: its state, its tools (model-facing names) and its last failure. */
+export const McpServerInfo = z.object({
+  name: id,
+  status: McpServerStatus,
+  tools: z.array(z.string().max(1_000)).max(10_000),
+  lastError: z.string().max(20_000).optional(),
+  /** `stdio`, `streamable-http` or `sse` once connected. */
+  transport: z.string().max(100).optional(),
+  /** Where the configuration came from, e.g. `.vscode/mcp.json`. */
+  source: z.string().max(4_096).optional(),
+});
+export type McpServerInfo = z.infer<typeof McpServerInfo>;
 
 /** Host -> webview messages. Events come as incremental batches; never a whole-state snapshot. */
 export const HostMessage = z.discriminatedUnion('type', [
@@ -86,6 +112,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('l10n'), strings: z.record(z.string(), z.string()), lang: z.string() }),
   /** A plan awaits the user's review; `plan: null` ends review mode. */
   z.object({ type: z.literal('planReview'), runId: id.optional(), plan: Plan.nullable() }),
+  /** Every configured MCP server (the whole list each time: it is short); `[]` = none configured. */
+  z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerInfo).max(1_000) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

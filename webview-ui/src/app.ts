@@ -1,15 +1,18 @@
 import { parseHostMessage, PlanMode, type HostMessage, type WebviewIntent, type WebviewKind } from '../../src/shared/webviewProtocol';
 import type { Draft } from './composer';
 import type { HostApi } from './hostApi';
-import { fileRefOf } from './markdown';
+import { fileRefOf, markFileRef } from './markdown';
+import type { Translate } from './strings';
 import { PanelView } from './panelView';
 import { SidebarView } from './sidebarView';
 import { applyHostMessage, initialAppState, salvageEvents, type AppState, type Changes } from './store';
 
-const NONE: Changes = { run: false, reset: false, status: false, review: false, lang: false };
+const NONE: Changes = { run: false, reset: false, status: false, review: false, lang: false, mcp: false };
 
 function merge(a: Changes, b: Changes): Changes {
-  return { run: a.run || b.run, reset: a.reset || b.reset, status: a.status || b.status, review: a.review || b.review, lang: a.lang || b.lang };
+  return {
+    run: a.run || b.run, reset: a.reset || b.reset, status: a.status || b.status, review: a.review || b.review, lang: a.lang || b.lang, mcp: a.mcp || b.mcp,
+  };
 }
 
 /**
@@ -18,7 +21,7 @@ function merge(a: Changes, b: Changes): Changes {
  */
 export class App {
   private state: AppState;
-  private pending: Changes = { ...NONE, lang: true, status: true, run: true, reset: true, review: true };
+  private pending: Changes = { ...NONE, lang: true, status: true, run: true, reset: true, review: true, mcp: true };
   private frame = 0;
   readonly view: SidebarView | PanelView;
 
@@ -42,6 +45,8 @@ export class App {
     root.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.target as Element).matches?.('[data-path]')) this.openFileFrom(event);
     });
+    // `error` does not bubble: caught on the way down. A report image that is not there becomes a link to its path.
+    root.addEventListener('error', (event) => replaceBrokenImage(event.target, this.state.t), true);
     this.render();
   }
 
@@ -112,3 +117,13 @@ export class App {
   }
 }
 
+
+function replaceBrokenImage(target: EventTarget | null, t: Translate): void {
+  if (!(target instanceof HTMLImageElement) || !target.classList.contains('report-image')) return;
+  const path = target.getAttribute('data-path') ?? '';
+  const link = document.createElement('span');
+  link.className = 'image-missing';
+  link.textContent = t('imageMissing', target.getAttribute('alt') || path);
+  if (path) markFileRef(link, { path });
+  target.replaceWith(link);
+}

@@ -3,7 +3,7 @@ import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type C
 import { icon, stepIcon, toolIcon } from './icons';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import type { Translate } from './strings';
-import type { Item, ToolCard } from './viewModel';
+import type { Item, ReportItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
 
 /** What row renderers need from the app. */
@@ -12,6 +12,8 @@ export interface ItemContext {
   t: () => Translate;
   post: (intent: WebviewIntent) => void;
   runId: () => string | undefined;
+  /** The workspace folder as a webview URI (`status.workspaceUri`): reports load their images from under it. */
+  workspaceUri: () => string | undefined;
 }
 
 /** Longest argument value shown in full inside a tool card. */
@@ -26,6 +28,17 @@ function markdownOf(key: object, text: string): string {
     html = renderMarkdown(text);
     markdownCache.set(key, html);
   }
+  return html;
+}
+
+const reportCache = new WeakMap<object, { workspaceUri: string | undefined; html: string }>();
+
+/** Sanitised HTML of a report, with its workspace images inline; recomputed when the workspace URI changes. */
+function reportHtml(item: ReportItem, workspaceUri: string | undefined): string {
+  const cached = reportCache.get(item);
+  if (cached && cached.workspaceUri === workspaceUri) return cached.html;
+  const html = renderMarkdown(item.markdown, { documentPath: item.path, workspaceUri });
+  reportCache.set(item, { workspaceUri, html });
   return html;
 }
 
@@ -122,11 +135,14 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
       case 'report': {
         const title = h('div', { class: 'card-title' }, t('report'));
         if (item.path) {
-          const link = h('span', { class: 'report-path' }, t('openReport', item.path));
+          // The file name only: a report's folder (`.stepwise/reports/`) would crowd the sidebar; the tooltip has the path.
+          const link = h('span', { class: 'report-path', title: item.path }, t('openReport', item.path.split(/[\\/]/).pop() || item.path));
           markFileRef(link, { path: item.path });
           title.appendChild(link);
         }
-        return h('div', { class: 'card report' }, title, markdownBlock(item, item.markdown));
+        const body = h('div', { class: 'markdown' });
+        body.innerHTML = reportHtml(item, ctx.workspaceUri());
+        return h('div', { class: 'card report' }, title, body);
       }
     }
   }

@@ -1,18 +1,49 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { documentFolderOf, resolveDocumentPath, resolveImageTarget, type ImageBase } from './workspaceImage';
 
-// Images become links: the webview may load nothing from the workspace or the web (CSP), so an
-// image could only show as broken; as a link, a chart file the reporter wrote opens in the editor.
+/** The document being rendered now with a workspace context, and its images (set only inside one `renderMarkdown` call). */
+let current: { base: ImageBase; images: { url: string; path: string; alt: string; title?: string }[] } | undefined;
+
+// Outside a report, images become links: a chart file the reporter wrote opens in the editor. In a
+// report, a relative image inside the workspace becomes a slot that `fillImageSlots` turns into an
+// <img> after sanitising (DOMPurify itself never lets an <img> through).
 const marked = new Marked({
   gfm: true,
   breaks: true,
   async: false,
   renderer: {
-    image({ href, text }) {
-      return `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`;
+    image({ href, text, title }) {
+      if (!current) return `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`;
+      const target = resolveImageTarget(href, current.base);
+      switch (target.kind) {
+        case 'image': {
+          const index = current.images.push({ url: target.url, path: target.path, alt: text, title: title ?? undefined }) - 1;
+          return `<span class="${SLOT_CLASS} ${SLOT_CLASS}-${index}">${escapeHtml(text)}</span>`;
+        }
+        case 'file':
+          return `<a href="${escapeHtml(encodeURI(target.path))}">${escapeHtml(text || target.path)}</a>`;
+        case 'outside':
+          return escapeHtml(text);
+        case 'external':
+          return `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`;
+      }
+    },
+    // In a report, relative links lead from the report's folder (the reporter writes them so):
+    // they become workspace paths, and one leaving the workspace keeps only its text.
+    link(token) {
+      if (!current || token.href.startsWith('#') || documentFolderOf(current.base.documentPath) === undefined) return false;
+      const target = resolveDocumentPath(token.href, current.base.documentPath);
+      if (target.kind === 'external') return false;
+      const inner = this.parser.parseInline(token.tokens);
+      if (target.kind === 'outside') return inner;
+      const line = /#L\d+$/.exec(token.href)?.[0] ?? '';
+      return `<a href="${escapeHtml(encodeURI(target.path) + line)}">${inner}</a>`;
     },
   },
 });
+
+const SLOT_CLASS = 'sw-image-slot';
 
 /** Extensions that make a dot-name without a slash count as a file path (`package.json`, `main.ts`). */
 const FILE_EXTENSIONS = new Set([
@@ -117,17 +148,50 @@ export function escapeHtml(text: string): string {
 
 /**
  * Model markdown -> safe HTML: parsed by marked, then sanitised by DOMPurify (no scripts, event
- * handlers, styles, images, forms or `javascript:` URLs survive; markdown images become links). Without a DOM (DOMPurify unsupported) the
- * text comes back escaped, never raw.
+ * handlers, styles, images, forms or `javascript:` URLs survive; markdown images become links).
+ * With `images` (a report), relative links and images lead from the document's folder; images of
+ * image files inside the workspace are shown inline from `images.workspaceUri` (see
+ * `resolveImageTarget`); raw `<img>` tags never are. Without a DOM
+ * (DOMPurify unsupported) the text comes back escaped, never raw.
  */
-export function renderMarkdown(markdown: string): string {
+export function renderMarkdown(markdown: string, images?: ImageBase): string {
   if (!DOMPurify.isSupported) return `<p>${escapeHtml(markdown)}</p>`;
   installHooks();
-  const html = marked.parse(markdown) as string;
-  return DOMPurify.sanitize(html, {
+  current = images ? { base: images, images: [] } : undefined;
+  let html: string;
+  let found: NonNullable<typeof current>['images'] = [];
+  try {
+    html = marked.parse(markdown) as string;
+    found = current?.images ?? [];
+  } finally {
+    current = undefined;
+  }
+  const clean = DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['img', 'style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
     FORBID_ATTR: ['style', 'id', 'name', 'target'],
     ALLOW_DATA_ATTR: false,
   });
+  return found.length > 0 ? fillImageSlots(clean, found) : clean;
+}
+
+/** Replaces the image slots of sanitised HTML by <img> elements built here, from resolved workspace URLs only. */
+function fillImageSlots(html: string, images: { url: string; path: string; alt: string; title?: string }[]): string {
+  // A <template> parses without loading anything or running anything.
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  for (const slot of Array.from(template.content.querySelectorAll<HTMLElement>(`span.${SLOT_CLASS}`))) {
+    const index = Number(/\bsw-image-slot-(\d+)\b/.exec(slot.className)?.[1]);
+    const image = images[index];
+    if (!image) continue;
+    const img = document.createElement('img');
+    img.className = 'report-image';
+    img.setAttribute('src', image.url);
+    img.setAttribute('alt', image.alt);
+    img.setAttribute('title', image.title ?? image.path);
+    img.setAttribute('decoding', 'async');
+    markFileRef(img, { path: image.path });
+    slot.replaceWith(img);
+  }
+  return template.innerHTML;
 }

@@ -28,7 +28,7 @@ export class PanelView {
   constructor(deps: ViewDeps) {
     const post = deps.post;
     this.stopButton = button('', () => post({ type: 'cancel' }), { icon: icon('stop'), action: 'stop' });
-    this.timeline = new Timeline({ view: 'panel', t: () => deps.state().t, post, runId: () => deps.state().run.runId });
+    this.timeline = new Timeline({ view: 'panel', t: () => deps.state().t, post, runId: () => deps.state().run.runId, workspaceUri: () => deps.state().status.workspaceUri });
     this.steps = new PlanSteps(post, (stepId) => this.timeline.scrollToStep(stepId));
     this.review = new PlanReview(post);
     this.dock = new PromptDock(post);

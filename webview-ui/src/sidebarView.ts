@@ -2,6 +2,7 @@ import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtoc
 import { Composer, type Draft } from './composer';
 import { button, clip, formatCount, h, replaceChildren, setShown, setText } from './dom';
 import { icon, stepIcon } from './icons';
+import { McpSection } from './mcpSection';
 import { PromptDock } from './promptDock';
 import type { AppState, Changes } from './store';
 import { Timeline } from './timeline';
@@ -16,7 +17,8 @@ export interface ViewDeps {
 
 /**
  * The sidebar chat: an empty state when no model is configured; otherwise the task history (no run
- * shown) or the shown run's conversation, with docked prompts and the composer.
+ * shown) or the shown run's conversation, with docked prompts and the composer. The MCP servers
+ * section sits under the header on every screen.
  */
 export class SidebarView {
   readonly element: HTMLElement;
@@ -31,6 +33,7 @@ export class SidebarView {
   private readonly strip = h('button', { type: 'button', class: 'plan-strip', 'data-action': 'plan-strip' });
   private readonly dock: PromptDock;
   private readonly composer: Composer;
+  private readonly mcp: McpSection;
   private historyShown: readonly HistoryEntry[] | undefined;
 
   constructor(private readonly deps: ViewDeps) {
@@ -38,14 +41,15 @@ export class SidebarView {
     this.newTaskButton = button('', () => post({ type: 'newTask' }), { kind: 'icon', icon: icon('plus'), action: 'new-task' });
     this.panelButton = button('', () => post({ type: 'showPanel' }), { kind: 'icon', icon: icon('panel'), action: 'show-panel' });
     this.strip.addEventListener('click', () => post({ type: 'showPanel' }));
-    this.timeline = new Timeline({ view: 'sidebar', t: () => deps.state().t, post, runId: () => deps.state().run.runId }, {
+    this.timeline = new Timeline({ view: 'sidebar', t: () => deps.state().t, post, runId: () => deps.state().run.runId, workspaceUri: () => deps.state().status.workspaceUri }, {
       filter: (item) => item.kind !== 'turn',
     });
     this.dock = new PromptDock(post);
     this.composer = new Composer(post, deps.saveDraft, deps.loadDraft());
+    this.mcp = new McpSection(post);
     this.element = h('div', { class: 'app sidebar' },
       h('header', { class: 'bar' }, this.title, this.newTaskButton, this.panelButton),
-      this.meta, this.restricted, this.empty, this.home, this.strip, this.timeline.element, this.dock.element, this.composer.element);
+      this.meta, this.restricted, this.mcp.element, this.empty, this.home, this.strip, this.timeline.element, this.dock.element, this.composer.element);
   }
 
   /** Patches what `changes` touched. */
@@ -64,6 +68,7 @@ export class SidebarView {
     setShown(this.panelButton, configured && hasRun);
     setText(this.restricted, t('restricted'));
     setShown(this.restricted, state.statusKnown && !state.status.trusted);
+    this.mcp.render(state);
 
     setShown(this.empty, !configured);
     if (!configured && this.empty.childElementCount === 0) this.drawEmpty(state);

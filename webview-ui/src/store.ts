@@ -1,6 +1,6 @@
 import { EventEnvelope } from '../../src/shared/events';
 import type { Plan } from '../../src/shared/plan';
-import type { HostMessage, HostStatus, WebviewKind } from '../../src/shared/webviewProtocol';
+import type { HostMessage, HostStatus, McpServerInfo, WebviewKind } from '../../src/shared/webviewProtocol';
 import { initialRunView, reduceAll } from './reducer';
 import { createTranslator, type Translate } from './strings';
 import type { RunView } from './viewModel';
@@ -14,6 +14,8 @@ export interface AppState {
   statusKnown: boolean;
   /** A plan waiting for the user's review in the panel. */
   review?: { runId?: string; plan: Plan };
+  /** The configured MCP servers; `undefined` until the host first reports them. */
+  mcp?: readonly McpServerInfo[];
   lang: string;
   t: Translate;
 }
@@ -26,6 +28,7 @@ export interface Changes {
   status: boolean;
   review: boolean;
   lang: boolean;
+  mcp: boolean;
 }
 
 const NO_STATUS: HostStatus = { configured: true, trusted: true, running: false, history: [] };
@@ -37,7 +40,7 @@ export function initialAppState(view: WebviewKind, lang: string): AppState {
 
 /** Pure: the state after one host message, and what changed. */
 export function applyHostMessage(state: AppState, message: HostMessage): { state: AppState; changes: Changes } {
-  const changes: Changes = { run: false, reset: false, status: false, review: false, lang: false };
+  const changes: Changes = { run: false, reset: false, status: false, review: false, lang: false, mcp: false };
   switch (message.type) {
     case 'events': {
       // Envelopes of a run other than the shown one are stale (a reset is on its way): drop them.
@@ -62,6 +65,9 @@ export function applyHostMessage(state: AppState, message: HostMessage): { state
     case 'planReview':
       changes.review = true;
       return { state: { ...state, review: message.plan ? { runId: message.runId, plan: message.plan } : undefined }, changes };
+    case 'mcpServers':
+      changes.mcp = true;
+      return { state: { ...state, mcp: message.servers }, changes };
   }
 }
 

@@ -15,6 +15,7 @@ export class Timeline {
   private source: readonly Item[] | undefined;
   private t: AppState['t'] | undefined;
   private runId: string | undefined;
+  private workspaceUri: string | undefined;
 
   constructor(ctx: ItemContext, options: { filter?: (item: Item) => boolean; header?: HTMLElement } = {}) {
     // Waiting approvals and questions live in the dock (always visible); the timeline keeps their record.
@@ -39,12 +40,14 @@ export class Timeline {
 
   /** Shows the state's items; `reset` drops all rows first (another run). */
   render(state: AppState, reset: boolean): void {
-    if (reset || state.t !== this.t || state.run.runId !== this.runId) {
+    // A new workspace URI changes how reports render (their images): rebuild the rows, as for a new language.
+    if (reset || state.t !== this.t || state.run.runId !== this.runId || state.status.workspaceUri !== this.workspaceUri) {
       this.list.clear();
       this.source = undefined;
     }
     this.t = state.t;
     this.runId = state.run.runId;
+    this.workspaceUri = state.status.workspaceUri;
     this.jump.lastChild!.textContent = state.t('jumpToLatest');
     if (state.run.items !== this.source) {
       this.source = state.run.items;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ViewHub, ViewPort } from './viewHub';
-import { configureWebview } from './webviewSetup';
+import { configureWebview, workspaceWebviewUri } from './webviewSetup';
 
 /** The sidebar chat (`stepwise.chat`). Its content is not retained when hidden: on return it replays. */
 export class ChatViewProvider implements vscode.WebviewViewProvider {
@@ -15,7 +15,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   /** Called by VS Code when the view becomes visible (again). */
   resolveWebviewView(view: vscode.WebviewView): void {
     configureWebview(view.webview, this.extensionUri, 'sidebar', 'Stepwise');
-    const port: ViewPort = { kind: 'sidebar', post: (message) => view.webview.postMessage(message) };
+    const port: ViewPort = { kind: 'sidebar', post: (message) => view.webview.postMessage(message), workspaceUri: () => workspaceWebviewUri(view.webview) };
     const detach = this.hub.attach(port);
     const subscriptions = [
       view.webview.onDidReceiveMessage((message: unknown) => this.hub.receive(port, message)),

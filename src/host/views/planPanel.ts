@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ViewHub, ViewPort } from './viewHub';
-import { configureWebview, webviewResourceRoots } from './webviewSetup';
+import { configureWebview, webviewResourceRoots, workspaceWebviewUri } from './webviewSetup';
 
 /** The plan panel (`stepwise.panel`, "Stepwise Task"): one at a time, revealed if already open. */
 export class PlanPanel implements vscode.Disposable {
@@ -35,7 +35,7 @@ export class PlanPanel implements vscode.Disposable {
     this.panel = panel;
     panel.title = vscode.l10n.t('Stepwise Task');
     configureWebview(panel.webview, this.extensionUri, 'panel', panel.title);
-    const port: ViewPort = { kind: 'panel', post: (message) => panel.webview.postMessage(message) };
+    const port: ViewPort = { kind: 'panel', post: (message) => panel.webview.postMessage(message), workspaceUri: () => workspaceWebviewUri(panel.webview) };
     const detach = this.hub.attach(port);
     const subscriptions = [
       panel.webview.onDidReceiveMessage((message: unknown) => this.hub.receive(port, message)),

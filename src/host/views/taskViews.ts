@@ -13,6 +13,7 @@
  * stream.subscribe((envelope) => views.publish(envelope));   // every envelope of every run, in seq order
  * views.setStatus({ configured, trusted, running, runId, model, history });   // whenever any of it changes
  * views.showPlanForReview(plan);                   // plan review mode; answered by a `runPlan` intent
+ * views.setMcpServers(mcpHub.states());            // at start and on every MCP server state change ([] = none configured)
  * ```
  *
  * - `publish` stores each envelope (`RunEventLog`) and sends the shown run's new envelopes to the
@@ -26,13 +27,25 @@
  *   is also handled here (the webviews show the task history) and then passed on. `runPlan` ends
  *   review mode here and is passed on. Invalid messages are logged and dropped, never passed on.
  *   Intents are requests: the host still checks trust, approvals and paths (e.g. `openFile`).
+ * - `setStatus` needs no `workspaceUri`: each webview's status gets the first workspace folder as
+ *   that webview may load it (`asWebviewUri`), and the folder is in its `localResourceRoots`, so
+ *   images a report links to (relative paths, png/jpg/jpeg/gif/svg/webp, inside the workspace)
+ *   show inline. The CSP stays `img-src ${cspSource} data:`. (VS Code restarts extensions when the
+ *   first folder changes, so the roots are set once per page; `ViewHub.resendStatus` exists if needed.)
+ * - `setMcpServers(servers)` takes every configured MCP server (`name`, `status`, `tools`,
+ *   `lastError`, `transport`, `source`; an `McpServerState` from `src/mcp` fits, extra fields are
+ *   dropped). The sidebar shows them (and gets the last list again on `ready`). Its buttons send
+ *   the intents `mcpRestart {name}` and `mcpSetEnabled {name, enabled}` to `onIntent`: the host
+ *   restarts / enables / disables the server, then calls `setMcpServers` with the new states. In
+ *   Restricted Mode (`status.trusted === false`) the sidebar says MCP servers are off and sends
+ *   neither intent.
  * - package.json must contribute the view `stepwise.chat` (type `webview`) in a view container.
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
 import type { EventEnvelope } from '../../shared/events';
 import type { Plan } from '../../shared/plan';
-import type { HostStatus, WebviewIntent, WebviewKind } from '../../shared/webviewProtocol';
+import type { HostStatus, McpServerInfo, WebviewIntent, WebviewKind } from '../../shared/webviewProtocol';
 import { ChatViewProvider } from './chatViewProvider';
 import { PlanPanel } from './planPanel';
 import { ViewHub } from './viewHub';
@@ -95,6 +108,11 @@ export class TaskViews implements vscode.Disposable {
   /** Updates what the webviews know about configuration, trust, the running run and history. */
   setStatus(status: HostStatus): void {
     this.hub.setStatus(status);
+  }
+
+  /** Shows every configured MCP server in the sidebar (`[]`: none configured); call again on each change. */
+  setMcpServers(servers: readonly McpServerInfo[]): void {
+    this.hub.setMcpServers(servers);
   }
 
   /** Puts the panel into plan review (and opens it); `undefined` leaves review mode. */

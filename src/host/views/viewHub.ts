@@ -1,13 +1,18 @@
 import type { Logger } from '../../agent/ports';
 import type { EventEnvelope } from '../../shared/events';
 import type { Plan } from '../../shared/plan';
-import { parseIntent, type HostMessage, type HostStatus, type WebviewIntent, type WebviewKind } from '../../shared/webviewProtocol';
+import { parseIntent, type HostMessage, type HostStatus, type McpServerInfo, type WebviewIntent, type WebviewKind } from '../../shared/webviewProtocol';
 import { RunEventLog } from './runEventLog';
 
 /** One connected webview as the hub sees it; `post` resolves false when the webview could not take it. */
 export interface ViewPort {
   readonly kind: WebviewKind;
   post(message: HostMessage): PromiseLike<boolean> | boolean;
+  /**
+   * The workspace folder as this webview may load it (`webview.asWebviewUri`), put into every
+   * `status` it is sent; `undefined` when there is no folder.
+   */
+  workspaceUri?(): string | undefined;
 }
 
 /** Options of the hub; timers are injectable so tests need not wait on the wall clock. */
@@ -49,6 +54,7 @@ export class ViewHub {
   private shownRunId: string | undefined;
   private readonly tasks = new Map<string, string>();
   private status: HostStatus | undefined;
+  private mcpServers: McpServerInfo[] | undefined;
   private review: { runId?: string; plan: Plan } | undefined;
   private timer: unknown;
   private disposed = false;
@@ -144,7 +150,25 @@ export class ViewHub {
   setStatus(status: HostStatus): void {
     this.status = status;
     this.updateActive();
-    this.broadcast({ type: 'status', status });
+    for (const [port, state] of this.ports) if (state.ready) this.post(port, this.statusMessage(port, status));
+  }
+
+  /** Sends the last status again (each webview's `workspaceUri` is recomputed, e.g. after a folder change). */
+  resendStatus(): void {
+    if (this.status) this.setStatus(this.status);
+  }
+
+  /** Sends the MCP servers to the sidebar (and to a sidebar that becomes ready); the panel does not show them. */
+  setMcpServers(servers: readonly McpServerInfo[]): void {
+    // Only the protocol's fields: the MCP hub's snapshots also carry pids and counters.
+    this.mcpServers = servers.map(({ name, status, tools, lastError, transport, source }) => {
+      const info: McpServerInfo = { name, status, tools: [...tools] };
+      if (lastError !== undefined) info.lastError = lastError;
+      if (transport !== undefined) info.transport = transport;
+      if (source !== undefined) info.source = source;
+      return info;
+    });
+    this.broadcast({ type: 'mcpServers', servers: this.mcpServers }, 'sidebar');
   }
 
   /** Puts the panel into plan review for `plan`; `undefined` ends review. */
@@ -174,7 +198,8 @@ export class ViewHub {
     state.ready = true;
     state.generation++;
     if (this.options.l10n) this.post(port, { type: 'l10n', ...this.options.l10n });
-    if (this.status) this.post(port, { type: 'status', status: this.status });
+    if (this.status) this.post(port, this.statusMessage(port, this.status));
+    if (this.mcpServers && port.kind === 'sidebar') this.post(port, { type: 'mcpServers', servers: this.mcpServers });
     if (runId !== undefined && runId === this.shownRunId) {
       state.runId = runId;
       state.sentSeq = lastSeq;
@@ -212,6 +237,12 @@ export class ViewHub {
       this.timer = undefined;
       this.flush();
     }, this.batchMs);
+  }
+
+  private statusMessage(port: ViewPort, status: HostStatus): HostMessage {
+    const workspaceUri = port.workspaceUri?.();
+    if (workspaceUri === undefined) return { type: 'status', status };
+    return { type: 'status', status: { ...status, workspaceUri } };
   }
 
   private broadcast(message: HostMessage, only?: WebviewKind): void {

@@ -42,19 +42,41 @@ export interface PageOptions {
   height?: number;
 }
 
-/** A static server for the webview page and its files, on 127.0.0.1 and a free port. */
+/** A file of the fake workspace the server serves under `/ws/`. */
+export interface WorkspaceFile {
+  type: string;
+  body: Buffer | string;
+}
+
+/**
+ * A static server for the webview page and its files, on 127.0.0.1 and a free port. It also serves
+ * a fake workspace folder under `/ws/` (what `asWebviewUri(workspaceFolder)` stands for) and
+ * records every path requested, so tests can tell what the page loaded.
+ */
 export class WebviewServer {
   private constructor(
     private readonly server: Server,
     readonly origin: string,
+    /** Files of the fake workspace by workspace-relative path (`docs/chart.png`). */
+    readonly workspace: Map<string, WorkspaceFile>,
+    /** Every request path (with query), in order. */
+    readonly requests: string[],
   ) {}
+
+  /** The fake workspace folder as a webview would get it in `status.workspaceUri`. */
+  get workspaceUri(): string {
+    return `${this.origin}/ws`;
+  }
 
   /** Starts the server; fails with a clear message when the bundle has not been built. */
   static async start(): Promise<WebviewServer> {
     if (!existsSync(BUNDLE)) throw new Error(`Missing ${BUNDLE}: run \`node scripts/build.mjs\` first.`);
     let origin = '';
+    const workspace = new Map<string, WorkspaceFile>();
+    const requests: string[] = [];
     const server = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      requests.push(`${url.pathname}${url.search}`);
       const send = (type: string, body: string | Buffer) => {
         response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
         response.end(body);
@@ -68,6 +90,10 @@ export class WebviewServer {
       else if (url.pathname === '/media/main.css') send('text/css', readFileSync(CSS));
       else if (url.pathname === '/theme-light.css') send('text/css', LIGHT_THEME);
       else if (url.pathname === '/theme-dark.css') send('text/css', DARK_THEME);
+      else if (url.pathname.startsWith('/ws/') && workspace.has(decodeURIComponent(url.pathname.slice(4)))) {
+        const file = workspace.get(decodeURIComponent(url.pathname.slice(4)))!;
+        send(file.type, file.body);
+      }
       else if (url.pathname === '/favicon.ico') {
         response.writeHead(204);
         response.end();
@@ -78,7 +104,7 @@ export class WebviewServer {
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return new WebviewServer(server, origin);
+    return new WebviewServer(server, origin, workspace, requests);
   }
 
   /** The page URL for a view. */

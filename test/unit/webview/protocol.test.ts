@@ -23,6 +23,8 @@ describe('webview protocol', () => {
       { type: 'runPlan', steps: [{ id: 's1', title: 'Read', description: '', role: 'researcher' }, { title: 'New step', description: 'added', role: 'coder' }] },
       { type: 'undoTaskEdits', runId: 'r1' },
       { type: 'newTask' },
+      { type: 'mcpRestart', name: 'everything' },
+      { type: 'mcpSetEnabled', name: 'memory', enabled: false },
     ];
     for (const message of valid) assert.equal(parseIntent(message).ok, true, JSON.stringify(message));
     assert.deepEqual(new Set(valid.map((m) => (m as { type: string }).type)), new Set(WebviewIntent.options.map((o) => o.shape.type.value)),
@@ -45,6 +47,11 @@ describe('webview protocol', () => {
       { type: 'runPlan', steps: [{ title: '', description: '', role: 'coder' }] },
       { type: 'runPlan', steps: [{ title: 'x', description: '', role: 'hacker' }] },
       { type: 'answer', callId: 'q', answer: 7 },
+      { type: 'mcpRestart' },
+      { type: 'mcpRestart', name: '' },
+      { type: 'mcpSetEnabled', name: 'memory' },
+      { type: 'mcpSetEnabled', name: 'memory', enabled: 'yes' },
+      { type: 'mcpStart', name: 'memory', command: 'node evil.js' },
     ];
     for (const message of invalid) {
       const result = parseIntent(message);
@@ -68,6 +75,12 @@ describe('webview protocol', () => {
       { type: 'l10n', strings: { send: '发送' }, lang: 'zh-cn' },
       { type: 'planReview', runId: 'r', plan: { goal: 'g', thought: '', steps: [{ id: 's', title: 'S', description: '', role: 'coder', status: 'pending' }] } },
       { type: 'planReview', plan: null },
+      { type: 'status', status: { configured: true, trusted: true, running: false, history: [], workspaceUri: 'https://file+.vscode-resource.vscode-cdn.net/home/u/ws' } },
+      { type: 'mcpServers', servers: [] },
+      { type: 'mcpServers', servers: [
+        { name: 'everything', status: 'connected', tools: ['everything__echo', 'everything__add'], transport: 'stdio', source: '.vscode/mcp.json' },
+        { name: 'broken', status: 'error', tools: [], lastError: 'spawn nope ENOENT' },
+      ] },
     ];
     for (const message of good) assert.equal(parseHostMessage(message).ok, true, JSON.stringify(message).slice(0, 200));
     const bad: unknown[] = [
@@ -76,6 +89,11 @@ describe('webview protocol', () => {
       { type: 'status', status: { configured: true, trusted: true, running: false } },
       { type: 'state', everything: {} },
       { type: 'planReview', plan: { goal: 'g', thought: '', steps: [] } },
+      { type: 'mcpServers' },
+      { type: 'mcpServers', servers: [{ name: 'x', status: 'sleeping', tools: [] }] },
+      { type: 'mcpServers', servers: [{ name: 'x', status: 'connected' }] },
+      { type: 'mcpServers', servers: [{ name: '', status: 'connected', tools: [] }] },
+      { type: 'status', status: { configured: true, trusted: true, running: false, history: [], workspaceUri: 42 } },
     ];
     for (const message of bad) assert.equal(HostMessage.safeParse(message).success, false, JSON.stringify(message));
   });

@@ -57,4 +57,22 @@ describe('webview app state', () => {
     assert.equal(salvageEvents({ type: 'status', status: {} }), undefined);
     assert.equal(salvageEvents(null), undefined);
   });
+
+  it('keeps the MCP servers the host reported, unknown until the first report', () => {
+    const start = initialAppState('sidebar', 'en');
+    assert.equal(start.mcp, undefined, 'no section before the host says anything');
+    const servers = [{ name: 'a', status: 'error' as const, tools: [], lastError: 'boom' }];
+    const { state, changes } = applyHostMessage(start, { type: 'mcpServers', servers });
+    assert.deepEqual(state.mcp, servers);
+    assert.equal(changes.mcp, true);
+    assert.equal(changes.run || changes.status || changes.reset, false, 'nothing else is redrawn');
+    assert.deepEqual(applyHostMessage(state, { type: 'mcpServers', servers: [] }).state.mcp, [], 'an empty list means none configured');
+    const withRun = apply(state, { type: 'reset', runId: 'r', task: 'T' });
+    assert.deepEqual(withRun.mcp, servers, 'showing another run keeps the servers');
+  });
+
+  it('takes the workspace URI from the status', () => {
+    const state = apply(initialAppState('panel', 'en'), { type: 'status', status: { configured: true, trusted: true, running: false, history: [], workspaceUri: 'https://x.example/ws' } });
+    assert.equal(state.status.workspaceUri, 'https://x.example/ws');
+  });
 });

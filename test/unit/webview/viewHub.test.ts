@@ -169,4 +169,46 @@ describe('ViewHub', () => {
     assert.deepEqual(port.take(), [{ type: 'reset', runId: undefined, task: undefined }]);
     assert.equal(hub.shownRun, undefined);
   });
+
+  it('sends MCP servers to the sidebar only, with the protocol fields only, and again on ready', () => {
+    const { hub } = setup();
+    const sidebar = new FakePort('sidebar');
+    const panel = new FakePort('panel');
+    hub.attach(sidebar);
+    hub.attach(panel);
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
+    // An McpServerState from src/mcp, with fields the webview has no use for.
+    const state = { name: 'everything', status: 'connected' as const, tools: ['everything__echo'], transport: 'stdio' as const, pid: 4242, restartAttempts: 0, source: '.vscode/mcp.json' };
+    hub.setMcpServers([state]);
+    const expected = { type: 'mcpServers', servers: [{ name: 'everything', status: 'connected', tools: ['everything__echo'], transport: 'stdio', source: '.vscode/mcp.json' }] };
+    assert.deepEqual(sidebar.take(), [expected]);
+    assert.deepEqual(panel.take(), [], 'the panel does not show MCP servers');
+    state.tools.push('everything__add');
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    assert.deepEqual(sidebar.take(), [expected], 'a reloaded sidebar gets the last list as it was reported');
+    hub.setMcpServers([]);
+    assert.deepEqual(sidebar.take(), [{ type: 'mcpServers', servers: [] }]);
+  });
+
+  it('puts each webview\'s own workspace URI into the status it sends', () => {
+    const { hub } = setup();
+    const sidebar: FakePort & { workspaceUri?: () => string | undefined } = new FakePort('sidebar');
+    sidebar.workspaceUri = () => 'https://file+.vscode-resource.vscode-cdn.net/home/u/ws';
+    const panel = new FakePort('panel');
+    hub.attach(sidebar);
+    hub.attach(panel);
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
+    const status = { configured: true, trusted: true, running: false, history: [] };
+    hub.setStatus(status);
+    assert.deepEqual(sidebar.take(), [{ type: 'status', status: { ...status, workspaceUri: 'https://file+.vscode-resource.vscode-cdn.net/home/u/ws' } }]);
+    assert.deepEqual(panel.take(), [{ type: 'status', status }], 'a webview without a folder gets no workspace URI');
+    assert.deepEqual(status, { configured: true, trusted: true, running: false, history: [] }, 'the host\'s object is not changed');
+    sidebar.workspaceUri = () => 'https://file+.vscode-resource.vscode-cdn.net/other';
+    hub.resendStatus();
+    const again = sidebar.take();
+    assert.equal(again.length, 1);
+    assert.equal(again[0]?.type === 'status' ? again[0].status.workspaceUri : undefined, 'https://file+.vscode-resource.vscode-cdn.net/other');
+  });
 });
