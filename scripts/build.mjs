@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 
 const watch = process.argv.includes('--watch');
-const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'node20', platform: 'node', format: 'cjs' };
+// jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow: bundle its ESM build.
+const alias = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
+const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'node20', platform: 'node', format: 'cjs', alias };
 
 const jobs = [];
 // Each entry point is built only when it exists, so one half-written part does not block the others.
