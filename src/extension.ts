@@ -1,0 +1,165 @@
+// The composition root: builds the host's adapters, wires them together and registers the
+// contributions. No behaviour lives here.
+import * as vscode from 'vscode';
+import { systemClock } from './agent/clock';
+import { builtinTools } from './agent/tools/builtins';
+import { ToolRegistry } from './agent/tools/toolRegistry';
+import { registerCommands, handleIntent, type CommandDeps } from './host/commands/registerCommands';
+import { onConfigChange, readConfig } from './host/config/readConfig';
+import { DiffReview } from './host/editor/diffReview';
+import { openWorkspaceFile } from './host/editor/openWorkspaceFile';
+import { HistoryStore } from './host/history/historyStore';
+import { OutputChannelLogger } from './host/log/outputChannelLogger';
+import { Redactor } from './host/log/redactor';
+import { McpHost } from './host/mcp/mcpHost';
+import { ModelNotConfiguredError, ModelProvider } from './host/model/modelProvider';
+import { ApiKeyStore } from './host/secrets/apiKeyStore';
+import { toolsForTrust } from './host/task/restrictedTools';
+import { RunStatusBar } from './host/task/runStatusBar';
+import { TaskController } from './host/task/taskController';
+import { MirroringCommandRunner } from './host/terminal/mirroringCommandRunner';
+import { MirrorTerminal } from './host/terminal/mirrorTerminal';
+import { TaskViews } from './host/views/taskViews';
+import { ExecaCommandRunner } from './node/execaCommandRunner';
+import { NodeWorkspace } from './node/nodeWorkspace';
+
+/** What `activate` returns: hooks for the in-host tests (and other extensions), never secrets. */
+export interface StepwiseApi {
+  controller: TaskController;
+  /** Folder of the JSON-lines task history. */
+  historyFolder: string;
+  /** Names of the tools a run gets with the given trust (Restricted Mode keeps the read-only ones). */
+  toolNames(trusted: boolean): string[];
+}
+
+/** Activates Stepwise: the sidebar chat, the task panel, commands, status bar and terminal. */
+export function activate(context: vscode.ExtensionContext): StepwiseApi {
+  const redactor = new Redactor();
+  const channel = vscode.window.createOutputChannel('Stepwise', { log: true });
+  const logger = new OutputChannelLogger(channel, redactor);
+  const keys = new ApiKeyStore(context.secrets, process.env, (secret) => redactor.add(secret));
+  const models = new ModelProvider(keys, process.env, systemClock, logger);
+  const storage = context.storageUri ?? context.globalStorageUri;
+  const history = new HistoryStore(vscode.Uri.joinPath(storage, 'history').fsPath, (error) => logger.error('task history write failed', error));
+  const registry = new ToolRegistry(builtinTools());
+  const folder = (): vscode.WorkspaceFolder | undefined => vscode.workspace.workspaceFolders?.[0];
+  const config = () => {
+    const { config: current, problems } = readConfig();
+    for (const problem of problems) logger.warn(`ignored invalid setting ${problem}`);
+    return current;
+  };
+  // Filled below: the terminal, the views and MCP call into objects built after them.
+  const late: { controller?: TaskController; commandDeps?: CommandDeps; views?: TaskViews } = {};
+  const mcp = new McpHost(
+    registry,
+    logger,
+    () => ({ trusted: vscode.workspace.isTrusted, folder: folder()?.uri.fsPath, settings: config().mcpServers }),
+    (servers) => late.views?.setMcpServers(servers),
+  );
+  const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
+  // Commands must not see the endpoint's key: it is blanked in their environment.
+  const commands = new MirroringCommandRunner(new ExecaCommandRunner({ logger, env: { OPENAI_API_KEY: '' } }), terminal);
+  const diffReview = new DiffReview();
+  const statusBar = new RunStatusBar('stepwise.showPanel');
+  const views = new TaskViews({
+    extensionUri: context.extensionUri,
+    logger,
+    onIntent: (intent) => {
+      if (late.commandDeps) void handleIntent(intent, late.commandDeps).catch((error) => logger.error(`intent ${intent.type} failed`, error));
+    },
+  });
+  const task = new TaskController({
+    views,
+    logger,
+    history,
+    models,
+    readConfig: config,
+    isTrusted: () => vscode.workspace.isTrusted,
+    folder,
+    tools: () => registry,
+    prepareTools: () => mcp.refresh(),
+    commands,
+    baseWorkspace: (root) => new NodeWorkspace(root),
+    diffReview,
+    statusBar,
+    clock: systemClock,
+    redact: (text) => redactor.redact(text),
+    onNotConfigured: (error) => {
+      const fix = error instanceof ModelNotConfiguredError ? error.fix : 'openSettings';
+      const action = fix === 'setApiKey' ? vscode.l10n.t('Set API Key') : vscode.l10n.t('Open Settings');
+      const message = error instanceof ModelNotConfiguredError ? vscode.l10n.t('No API key is set for the model endpoint.') : String(error);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Stepwise: {0}', message), action).then((picked) => {
+        if (picked) void vscode.commands.executeCommand(fix === 'setApiKey' ? 'stepwise.setApiKey' : 'stepwise.openSettings');
+      });
+    },
+  });
+  late.controller = task;
+  late.views = views;
+
+  const refreshStatus = async (): Promise<void> => {
+    const current = config();
+    void vscode.commands.executeCommand('setContext', 'stepwise.running', task.isRunning);
+    views.setStatus({
+      configured: await models.isConfigured(current),
+      trusted: vscode.workspace.isTrusted,
+      running: task.isRunning,
+      ...(task.runningRunId ? { runId: task.runningRunId } : {}),
+      model: current.model,
+      history: await history.list(30),
+    });
+  };
+  const refresh = (): void => void refreshStatus().catch((error) => logger.error('status refresh failed', error));
+
+  const commandDeps: CommandDeps = {
+    controller: task,
+    keys,
+    history,
+    logger,
+    diffReview,
+    showPanel: () => views.showPanel(),
+    endPlanReview: () => views.showPlanForReview(undefined),
+    mcp,
+    openFile: async (path, line) => {
+      const root = folder();
+      if (root) await openWorkspaceFile(new NodeWorkspace(root.uri.fsPath), root.uri, path, line);
+    },
+    onKeyChanged: refresh,
+  };
+  late.commandDeps = commandDeps;
+
+  context.subscriptions.push(
+    channel,
+    views,
+    views.registerSidebar(),
+    views.registerPanelSerializer(),
+    terminal,
+    diffReview,
+    statusBar,
+    task,
+    ...registerCommands(commandDeps),
+    task.onDidChangeState(refresh),
+    keys.onDidChange(refresh),
+    onConfigChange(refresh),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('stepwise.mcpServers')) void mcp.refresh();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      refresh();
+      void mcp.refresh();
+    }),
+    { dispose: () => void mcp.stop() },
+  );
+  logger.info(`Stepwise activated (${vscode.workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: read-only tools'})`);
+  refresh();
+  // Connect configured MCP servers in the background so the sidebar can show them before the first task.
+  void mcp.refresh();
+
+  return {
+    controller: task,
+    historyFolder: history.folder,
+    toolNames: (trusted) => toolsForTrust(registry, trusted).names(),
+  };
+}
+
+/** Nothing to do: every resource is a subscription of the extension context. */
+export function deactivate(): void {}
