@@ -24,3 +24,6 @@ else
   echo "== npm ci"
   npm ci --loglevel=error --no-audit --no-fund
 fi
+
+# The real VS Code for the extension-host and UI tests: code-server on Node 24, cached in .vscode-test/.
+bash scripts/vscode-host.sh

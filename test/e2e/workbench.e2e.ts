@@ -181,6 +181,8 @@ describe('Stepwise in a real VS Code workbench (code-server + chromium)', functi
       }));
       assert.deepEqual(found, { pwned: undefined, onerror: 0, images: 0, jsLinks: 0, scripts: 0 });
       assert.match(await textOf(frame), /Careful:.*bait/s, 'the rest of the message is shown');
+      // The markup the model wrote is shown as the text it is.
+      assert.match(await textOf(frame), /<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2<\/script>/, 'the payload renders as text');
     }
     // Clicking what was a javascript: link runs nothing either.
     const panel = await panelFrame(wb.page);

@@ -13,6 +13,11 @@ const marked = new Marked({
   breaks: true,
   async: false,
   renderer: {
+    // Raw HTML in model text is shown as the text it is: a model quoting `<script>` or `<img onerror>`
+    // outside a code fence means the characters, and markup the model writes never becomes ours.
+    html({ text }) {
+      return escapeHtml(text);
+    },
     image({ href, text, title }) {
       if (!current) return `<a href="${escapeHtml(href)}">${escapeHtml(text || href)}</a>`;
       const target = resolveImageTarget(href, current.base);
@@ -147,7 +152,8 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * Model markdown -> safe HTML: parsed by marked, then sanitised by DOMPurify (no scripts, event
+ * Model markdown -> safe HTML: parsed by marked with raw HTML escaped into visible text, then
+ * sanitised by DOMPurify as a second wall (no scripts, event
  * handlers, styles, images, forms or `javascript:` URLs survive; markdown images become links).
  * With `images` (a report), relative links and images lead from the document's folder; images of
  * image files inside the workspace are shown inline from `images.workspaceUri` (see

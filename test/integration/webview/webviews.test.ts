@@ -89,7 +89,9 @@ describe('webviews in Chromium (real bundle, real CSP)', function () {
       title: document.querySelector('.task-title')?.textContent,
       code: document.querySelector('.text code')?.textContent,
       argText: document.querySelector('.tool-body')?.textContent ?? '',
+      prose: document.querySelector('.text .markdown')?.textContent ?? '',
     }));
+    assert.ok(dom.prose.includes('Here is <script>window.__pwned = "script"</script> and <img src=x onerror="window.__pwned = \'img\'">.'), `raw HTML in model text renders as text: ${dom.prose}`);
     assert.deepEqual(dom.scripts, ['/fake-api.js', '/dist/main.js'], 'only our two scripts are in the page');
     assert.equal(dom.handlers, 0, 'no element carries an inline event handler');
     assert.equal(dom.jsLinks, 0);
