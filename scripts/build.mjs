@@ -6,7 +6,7 @@ import { dirname, resolve, sep } from 'node:path';
 const watch = process.argv.includes('--watch');
 // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow: bundle its ESM build.
 const alias = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
-const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'node20', platform: 'node', format: 'cjs', alias };
+const common = { bundle: true, sourcemap: true, logLevel: 'warning', target: 'node20', platform: 'node', format: 'cjs', alias, keepNames: true };
 
 const jobs = [];
 // Each entry point is built only when it exists, so one half-written part does not block the others.
@@ -14,7 +14,7 @@ if (existsSync('src/cli/main.ts')) {
   jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }));
 }
 if (existsSync('src/extension.ts')) {
-  jobs.push(build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }));
+  jobs.push(build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], minify: true, keepNames: true }));
 }
 // zod re-exports all of its ~50 message locales (a quarter megabyte the webview would parse on every
 // load); the webview needs English messages only, for its logs.
