@@ -12,6 +12,8 @@ import { HistoryStore } from './host/history/historyStore';
 import { OutputChannelLogger } from './host/log/outputChannelLogger';
 import { Redactor } from './host/log/redactor';
 import { McpHost } from './host/mcp/mcpHost';
+import { createMcpServerRequests } from './host/mcp/mcpServerRequests';
+import { watchMcpConfigFiles } from './host/mcp/watchMcpConfig';
 import { ModelNotConfiguredError, ModelProvider } from './host/model/modelProvider';
 import { ApiKeyStore } from './host/secrets/apiKeyStore';
 import { toolsForTrust } from './host/task/restrictedTools';
@@ -55,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     logger,
     () => ({ trusted: vscode.workspace.isTrusted, folder: folder()?.uri.fsPath, settings: config().mcpServers }),
     (servers) => late.views?.setMcpServers(servers),
+    createMcpServerRequests({ models, readConfig: config, logger }),
   );
   const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
   // Commands must not see the endpoint's key: it is blanked in their environment.
@@ -149,6 +152,8 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     }),
     { dispose: () => void mcp.stop() },
   );
+  const mcpFolder = folder();
+  if (mcpFolder) context.subscriptions.push(watchMcpConfigFiles(mcpFolder, () => void mcp.refresh()));
   logger.info(`Stepwise activated (${vscode.workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: read-only tools'})`);
   refresh();
   // Connect configured MCP servers in the background so the sidebar can show them before the first task.

@@ -3,6 +3,7 @@ import type { WebviewIntent } from '../../shared/webviewProtocol';
 import { DiffReview } from '../editor/diffReview';
 import type { HistoryStore } from '../history/historyStore';
 import type { OutputChannelLogger } from '../log/outputChannelLogger';
+import { restartMcpServerCommand, runMcpPromptCommand } from '../mcp/mcpCommands';
 import type { McpHost } from '../mcp/mcpHost';
 import type { ApiKeyStore } from '../secrets/apiKeyStore';
 import type { TaskController } from '../task/taskController';
@@ -22,6 +23,8 @@ export const COMMAND_IDS = [
   'stepwise.undoTaskEdits',
   'stepwise.acceptEdit',
   'stepwise.rejectEdit',
+  'stepwise.restartMcpServer',
+  'stepwise.runMcpPrompt',
 ] as const;
 
 /** What the commands act on. */
@@ -159,6 +162,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const reason = typeof arg === 'string' ? arg : undefined;
       return controller.decideApproval(callId, { approved: false, ...(reason ? { reason } : {}) });
     }),
+    register('stepwise.restartMcpServer', (arg) => restartMcpServerCommand(deps.mcp, arg)),
+    register('stepwise.runMcpPrompt', () => runMcpPromptCommand(deps.mcp, controller)),
   ];
 }
 
