@@ -45,8 +45,10 @@ export class PanelView {
     const hasRun = run.runId !== undefined;
     setText(this.title, hasRun ? clip(run.task ?? t('untitled'), 200) : 'Stepwise');
     this.title.title = run.task ?? '';
+    const reviewing = state.review !== undefined;
     setShown(this.stateBadge, hasRun && run.lastSeq >= 0);
-    setText(this.stateBadge, t(`state.${run.state}`));
+    // The run is paused on the user here: "Running" beside an editor waiting for input would mislead.
+    setText(this.stateBadge, reviewing && run.state === 'RUNNING' ? t('stateAwaitingReview') : t(`state.${run.state}`));
     this.stateBadge.className = `badge state-badge state-${run.state}`;
     setText(this.usage, run.usage ? t('tokens', formatCount(run.usage.totalTokens, state.lang)) : '');
     this.usage.title = run.usage ? t('tokensDetail', formatCount(run.usage.promptTokens, state.lang), formatCount(run.usage.completionTokens, state.lang)) : '';
@@ -57,7 +59,6 @@ export class PanelView {
     setShown(this.body, hasRun || state.review !== undefined);
 
     this.steps.render(state);
-    const reviewing = state.review !== undefined;
     this.review.render(state);
     setShown(this.planColumn, run.plan !== undefined && !reviewing);
     this.body.classList.toggle('has-plan', run.plan !== undefined && !reviewing);

@@ -34,10 +34,21 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /** Starts code-server with the VSIX installed on a fresh sample workspace and opens the workbench. */
 export async function openWorkbench(
-  options: { settings?: Record<string, unknown>; env?: Record<string, string>; workspaceTrust?: boolean } = {},
+  options: {
+    settings?: Record<string, unknown>;
+    env?: Record<string, string>;
+    workspaceTrust?: boolean;
+    /** Extra workspace files (relative path -> text), written before the workbench starts. */
+    files?: Record<string, string>;
+  } = {},
 ): Promise<Workbench> {
   const runDir = newRunDir('e2e');
   const workspace = createSampleWorkspace(path.join(runDir, 'workspace'));
+  for (const [rel, text] of Object.entries(options.files ?? {})) {
+    const file = path.join(workspace, ...rel.split('/'));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
   await installVsix(runDir, builtVsix());
   const server = await startCodeServer({
     runDir,
@@ -160,6 +171,8 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   mkdirSync(ARTIFACTS, { recursive: true });
   // Let a closing palette finish fading out.
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+  // Park the pointer on the empty title bar: a hover tooltip left over from the last click would cover the views.
+  await page.mouse.move(page.viewportSize()!.width - 260, 6);
   await sleep(400);
   const files = [path.join(ARTIFACTS, `${name}-window.png`), path.join(ARTIFACTS, `${name}-sidebar.png`), path.join(ARTIFACTS, `${name}-panel.png`)];
   await page.screenshot({ path: files[0] });
