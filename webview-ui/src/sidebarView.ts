@@ -115,7 +115,8 @@ export class SidebarView {
 
   private drawMeta(state: AppState): void {
     const { t, run } = state;
-    const parts = [t(`state.${run.state}`)];
+    // The review form lives in the panel; the sidebar says what the run waits for.
+    const parts = [state.review && run.state === 'RUNNING' ? t('stateAwaitingReview') : t(`state.${run.state}`)];
     if (run.usage) parts.push(t('tokens', formatCount(run.usage.totalTokens, state.lang)));
     if (state.status.model ?? run.model) parts.push((run.model ?? state.status.model)!);
     setText(this.meta, parts.join(' · '));

@@ -92,6 +92,10 @@ export function findOpenDocument(uri: vscode.Uri): vscode.TextDocument | undefin
 /** Replaces a file's whole text through a WorkspaceEdit (undoable) and saves it. */
 export async function replaceDocument(uri: vscode.Uri, content: string): Promise<void> {
   const document = await vscode.workspace.openTextDocument(uri);
+  // Checked again here, right before the edit: the user may have typed while the write waited.
+  if (document.isDirty) {
+    throw new ToolError(`${vscode.workspace.asRelativePath(uri)}: the file has unsaved changes in the editor; it was not modified. Ask the user to save or revert the file, then try again.`);
+  }
   if (document.getText() === content) return;
   const edit = new vscode.WorkspaceEdit();
   const fullRange = document.validateRange(new vscode.Range(0, 0, document.lineCount, 0));

@@ -171,10 +171,10 @@ export class ViewHub {
     this.broadcast({ type: 'mcpServers', servers: this.mcpServers }, 'sidebar');
   }
 
-  /** Puts the panel into plan review for `plan`; `undefined` ends review. */
+  /** Puts the panel into plan review for `plan` (the sidebar says it waits for it); `undefined` ends review. */
   showPlanForReview(plan: Plan | undefined, runId = this.shownRunId): void {
     this.review = plan ? { runId, plan } : undefined;
-    this.broadcast({ type: 'planReview', runId: this.review?.runId, plan: plan ?? null }, 'panel');
+    this.broadcast({ type: 'planReview', runId: this.review?.runId, plan: plan ?? null });
   }
 
   /** Sends all pending envelopes now (normally done by the batch timer). */
@@ -209,7 +209,7 @@ export class ViewHub {
       state.runId = undefined;
       state.sentSeq = -1;
     }
-    if (this.review && port.kind === 'panel') this.post(port, { type: 'planReview', runId: this.review.runId, plan: this.review.plan });
+    if (this.review) this.post(port, { type: 'planReview', runId: this.review.runId, plan: this.review.plan });
     this.sendMissing(port, state);
   }
 

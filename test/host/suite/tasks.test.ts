@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { StepwiseApi } from '../../../src/extension';
@@ -115,12 +115,15 @@ describe('tasks in the real editor', function () {
 
   it('never overwrites a document with unsaved changes: the model gets an error result', async () => {
     await setSetting('approvals.autoApprove', ['read', 'edit']);
-    const greetUri = vscode.Uri.joinPath(workspaceFolder().uri, 'src', 'greet.js');
-    const editor = await vscode.window.showTextDocument(greetUri);
+    // A file of its own, so no save or undo left over from another test can touch it.
+    const rel = 'src/notes.js';
+    writeFileSync(path.join(workspaceFolder().uri.fsPath, rel), ORIGINAL);
+    const uri = vscode.Uri.joinPath(workspaceFolder().uri, 'src', 'notes.js');
+    const editor = await vscode.window.showTextDocument(uri);
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// my unsaved note\n'));
     assert.equal(editor.document.isDirty, true);
-    const server = await useFake([call('write_file', { path: 'src/greet.js', content: CHANGED }), finish('Could not edit: unsaved changes.')]);
-    const runId = await api.controller.start('Rewrite greet.js', { planMode: 'never' });
+    const server = await useFake([call('write_file', { path: rel, content: CHANGED }), finish('Could not edit: unsaved changes.')]);
+    const runId = await api.controller.start('Rewrite notes.js', { planMode: 'never' });
     assert.ok(runId);
     await api.controller.whenIdle();
     const results = toolMessages(server);
@@ -128,9 +131,10 @@ describe('tasks in the real editor', function () {
     assert.match(results[0]!, /unsaved changes in the editor/);
     assert.equal(editor.document.getText(), '// my unsaved note\n' + ORIGINAL, "the user's unsaved text is intact");
     assert.equal(editor.document.isDirty, true);
-    assert.equal(fileOnDisk('src/greet.js'), ORIGINAL, 'the file on disk is unchanged');
+    assert.equal(fileOnDisk(rel), ORIGINAL, 'the file on disk is unchanged');
     await vscode.window.showTextDocument(editor.document);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('keeps the API key out of settings, logs and task history', async () => {

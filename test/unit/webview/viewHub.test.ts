@@ -134,7 +134,7 @@ describe('ViewHub', () => {
     assert.deepEqual(intents, [[{ type: 'approve', callId: 'c1', always: true }, 'sidebar']]);
   });
 
-  it('sends status to every ready webview and plan review to the panel only, ending it on runPlan', () => {
+  it('sends status and plan review to every ready webview (the sidebar says it waits), ending review on runPlan', () => {
     const { hub, intents } = setup();
     const sidebar = new FakePort('sidebar');
     const panel = new FakePort('panel');
@@ -150,9 +150,10 @@ describe('ViewHub', () => {
     hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
     const panelMessages = panel.take();
     assert.ok(panelMessages.some((m) => m.type === 'planReview' && m.plan?.goal === 'g'));
-    assert.ok(!sidebar.take().some((m) => m.type === 'planReview'));
+    assert.ok(sidebar.take().some((m) => m.type === 'planReview' && m.plan?.goal === 'g'), 'the sidebar learns that the run waits for review');
     hub.receive(panel, { type: 'runPlan', steps: [{ id: 's1', title: 'One, reworded', description: '', role: 'coder' }] });
     assert.deepEqual(panel.take(), [{ type: 'planReview', runId: undefined, plan: null }]);
+    assert.deepEqual(sidebar.take(), [{ type: 'planReview', runId: undefined, plan: null }]);
     assert.equal(intents.at(-1)?.[0].type, 'runPlan');
     hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
     assert.ok(!panel.take().some((m) => m.type === 'planReview'), 'a reloaded panel is not put back into review');
