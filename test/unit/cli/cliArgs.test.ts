@@ -1,0 +1,57 @@
+import { strict as assert } from 'node:assert';
+import { parseCliArgs, UsageError } from '../../../src/cli/cliArgs';
+
+describe('parseCliArgs', () => {
+  const env = { STEPWISE_MODEL: 'env-model', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' };
+
+  it('takes defaults from the environment and the current folder', () => {
+    const options = parseCliArgs(['run', 'fix the tests'], env, '/work/here');
+    assert.ok(options);
+    assert.equal(options.task, 'fix the tests');
+    assert.equal(options.workspace, '/work/here');
+    assert.equal(options.model, 'env-model');
+    assert.equal(options.baseUrl, 'http://127.0.0.1:1/v1');
+    assert.deepEqual(options.autoApprove, ['read']);
+    assert.equal(options.maxSteps, 30);
+    assert.equal(options.planMode, 'auto');
+    assert.equal(options.json, false);
+  });
+
+  it('lets flags win over the environment', () => {
+    const options = parseCliArgs(
+      ['run', 'x', '--model', 'flag-model', '--base-url', 'http://127.0.0.1:2/v1', '--auto-approve', 'read,edit,edit', '--max-steps', '5', '--plan', '--json', '--tool-protocol', 'text'],
+      env,
+      '/',
+    );
+    assert.ok(options);
+    assert.equal(options.model, 'flag-model');
+    assert.equal(options.baseUrl, 'http://127.0.0.1:2/v1');
+    assert.deepEqual(options.autoApprove, ['read', 'edit']);
+    assert.equal(options.maxSteps, 5);
+    assert.equal(options.planMode, 'always');
+    assert.equal(options.json, true);
+    assert.equal(options.toolProtocol, 'text');
+  });
+
+  it('returns undefined for --help', () => {
+    assert.equal(parseCliArgs(['--help'], {}, '/'), undefined);
+  });
+
+  const bad: Array<[string[], RegExp]> = [
+    [[], /Missing command/],
+    [['go', 'x'], /Unknown command "go"/],
+    [['run'], /one quoted argument/],
+    [['run', 'a', 'b'], /one quoted argument/],
+    [['run', 'x', '--max-steps', '0'], /--max-steps needs a positive whole number/],
+    [['run', 'x', '--auto-approve', 'read,delete'], /unknown category "delete"/],
+    [['run', 'x', '--plan', '--no-plan'], /exclude each other/],
+    [['run', 'x', '--tool-protocol', 'xml'], /--tool-protocol/],
+    [['run', 'x', '--review', 'maybe'], /--review must be auto or ask/],
+    [['run', 'x', '--bogus'], /bogus/],
+  ];
+  for (const [argv, message] of bad) {
+    it(`refuses ${JSON.stringify(argv)} with a usage error`, () => {
+      assert.throws(() => parseCliArgs(argv, {}, '/'), (error: unknown) => error instanceof UsageError && message.test(error.message));
+    });
+  }
+});

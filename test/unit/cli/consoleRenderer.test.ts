@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import { ConsoleRenderer } from '../../../src/cli/consoleRenderer';
+import { exitCodeFor } from '../../../src/cli/runCli';
+import { EventStream } from '../../../src/agent/events/eventStream';
+import type { AgentEvent } from '../../../src/shared/events';
+
+function render(events: AgentEvent[], color = false): string {
+  let out = '';
+  const renderer = new ConsoleRenderer({ write: (text) => (out += text), color });
+  const stream = new EventStream('r', () => 0);
+  stream.subscribe((envelope) => renderer.render(envelope));
+  for (const event of events) stream.emit(event);
+  return out;
+}
+
+describe('ConsoleRenderer', () => {
+  it('streams text, shows tool calls with results and the outcome, each on its own line', () => {
+    const out = render([
+      { type: 'run_started', task: 't', workspace: '/w', model: 'm' },
+      { type: 'text_delta', text: 'Looking' },
+      { type: 'text_delta', text: ' around.' },
+      { type: 'tool_call', callId: 'c', name: 'read_file', args: { path: 'a.ts' } },
+      { type: 'tool_output', callId: 'c', stream: 'stdout', chunk: 'partial' },
+      { type: 'tool_result', callId: 'c', name: 'read_file', isError: false, content: '1| x\n2| y\n3| z\n4| w\n5| v\n6| u', durationMs: 3.4 },
+      { type: 'notice', level: 'warning', code: 'retry', message: 'retrying in 1 s' },
+      { type: 'run_finished', outcome: 'finished', summary: 'All done.', steps: 2 },
+    ]);
+    assert.equal(
+      out,
+      [
+        'Stepwise · m · /w',
+        'Looking around.',
+        '→ read_file {"path":"a.ts"}',
+        'partial',
+        '✓ read_file (3 ms)',
+        '  1| x\n  2| y\n  3| z\n  4| w\n  … (2 more lines)',
+        '! retrying in 1 s',
+        '✓ finished after 2 turn(s)',
+        'All done.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows failures with their reason, the plan with statuses, and colours only on a TTY', () => {
+    const out = render([
+      { type: 'plan_created', goal: 'Ship it', thought: '', steps: [
+        { id: '1', title: 'Look', description: '', role: 'researcher', status: 'completed' },
+        { id: '2', title: 'Change', description: '', role: 'coder', status: 'pending' },
+      ] },
+      { type: 'error', code: 'auth', message: 'check your API key' },
+      { type: 'run_finished', outcome: 'failed', reason: 'the model refused the key', steps: 1 },
+    ]);
+    assert.match(out, /Plan: Ship it\n  ● 1\. \[researcher\] Look\n  ○ 2\. \[coder\] Change/);
+    assert.match(out, /✗ auth: check your API key/);
+    assert.match(out, /✗ failed after 1 turn\(s\)\nthe model refused the key/);
+    assert.ok(!out.includes('\x1b['), 'no escape codes without colour');
+    assert.ok(render([{ type: 'error', code: 'x', message: 'y' }], true).includes('\x1b[31m'));
+  });
+});
+
+describe('exitCodeFor', () => {
+  it('maps outcomes to the documented exit codes', () => {
+    assert.equal(exitCodeFor('finished'), 0);
+    assert.equal(exitCodeFor('cancelled'), 130);
+    for (const outcome of ['failed', 'step_limit', 'stuck', 'budget'] as const) assert.equal(exitCodeFor(outcome), 1);
+  });
+});
