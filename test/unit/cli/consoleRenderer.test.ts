@@ -51,7 +51,7 @@ describe('ConsoleRenderer', () => {
       { type: 'error', code: 'auth', message: 'check your API key' },
       { type: 'run_finished', outcome: 'failed', reason: 'the model refused the key', steps: 1 },
     ]);
-    assert.match(out, /Plan: Ship it\n  ● 1\. \[researcher\] Look\n  ○ 2\. \[coder\] Change/);
+    assert.match(out, /Plan: Ship it\n {2}● 1\. \[researcher\] Look\n {2}○ 2\. \[coder\] Change/);
     assert.match(out, /✗ auth: check your API key/);
     assert.match(out, /✗ failed after 1 turn\(s\)\nthe model refused the key/);
     assert.ok(!out.includes('\x1b['), 'no escape codes without colour');
