@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { type FakeOpenAIServer, type FakeScript, startFakeOpenAI } from '../../support/fakeOpenAIServer';
+import { fakeServerPerTest } from './support';
 
 /** Reads a streamed answer's raw SSE `data:` payloads. */
 async function rawEvents(url: string, body: object): Promise<string[]> {
@@ -15,15 +15,7 @@ async function rawEvents(url: string, body: object): Promise<string[]> {
 }
 
 describe('fake OpenAI server (test support)', () => {
-  let fake: FakeOpenAIServer | undefined;
-  const start = async (script: FakeScript, options?: Parameters<typeof startFakeOpenAI>[1]) => {
-    fake = await startFakeOpenAI(script, options);
-    return fake;
-  };
-  afterEach(async () => {
-    await fake?.close();
-    fake = undefined;
-  });
+  const start = fakeServerPerTest();
 
   it('streams the wire format OpenAI uses, byte for byte in structure', async () => {
     const server = await start([{ text: 'Hi!', toolCalls: [{ name: 'a', arguments: '{"x":1}' }, { name: 'b', arguments: '{}', id: 'call_b' }], chunkChars: 4 }]);
@@ -107,7 +99,6 @@ describe('fake OpenAI server (test support)', () => {
     const pending = fetch(`${server.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ messages: [], stream: true }) }).then((r) => r.text());
     while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     await server.close();
-    fake = undefined;
     await assert.rejects(pending);
   });
 });

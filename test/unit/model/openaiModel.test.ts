@@ -9,19 +9,11 @@ import {
   StreamInterruptedError,
 } from '../../../src/agent/model/modelErrors';
 import type { ChatMessage } from '../../../src/agent/model/types';
-import { fakeErrors, type FakeOpenAIServer, type FakeScript, startFakeOpenAI } from '../../support/fakeOpenAIServer';
-import { chatRequest, listFilesSpec, makeModel, readFileSpec, recordingClock, recordingHandlers, rejectionOf } from './support';
+import { fakeErrors } from '../../support/fakeOpenAIServer';
+import { chatRequest, fakeServerPerTest, listFilesSpec, makeModel, readFileSpec, recordingClock, recordingHandlers, rejectionOf } from './support';
 
 describe('OpenAICompatibleModel against a real HTTP fake', () => {
-  let fake: FakeOpenAIServer | undefined;
-  const start = async (script: FakeScript, options?: Parameters<typeof startFakeOpenAI>[1]) => {
-    fake = await startFakeOpenAI(script, options);
-    return fake;
-  };
-  afterEach(async () => {
-    await fake?.close();
-    fake = undefined;
-  });
+  const start = fakeServerPerTest();
 
   describe('streaming', () => {
     it('streams text deltas in order and returns the whole answer with usage', async () => {

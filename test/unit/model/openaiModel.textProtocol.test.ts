@@ -4,22 +4,13 @@ import { ModelBadRequestError } from '../../../src/agent/model/modelErrors';
 import type { ChatMessage } from '../../../src/agent/model/types';
 import { defineTool } from '../../../src/agent/tools/tool';
 import { ToolRegistry } from '../../../src/agent/tools/toolRegistry';
-import { type FakeOpenAIServer, type FakeScript, startFakeOpenAI } from '../../support/fakeOpenAIServer';
-import { chatRequest, listFilesSpec, makeModel, readFileSpec, recordingHandlers, rejectionOf } from './support';
+import { chatRequest, fakeServerPerTest, listFilesSpec, makeModel, readFileSpec, recordingHandlers, rejectionOf } from './support';
 
 const fence = '```';
 const toolBlock = (name: string, args: object) => `${fence}tool\n${JSON.stringify({ name, arguments: args })}\n${fence}`;
 
 describe('OpenAICompatibleModel: text tool protocol over the wire', () => {
-  let fake: FakeOpenAIServer | undefined;
-  const start = async (script: FakeScript, options?: Parameters<typeof startFakeOpenAI>[1]) => {
-    fake = await startFakeOpenAI(script, options);
-    return fake;
-  };
-  afterEach(async () => {
-    await fake?.close();
-    fake = undefined;
-  });
+  const start = fakeServerPerTest();
 
   it('auto: switches to the text protocol when the endpoint rejects tools, and stays switched', async () => {
     const server = await start(

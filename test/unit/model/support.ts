@@ -3,6 +3,7 @@ import { OpenAICompatibleModel, type OpenAICompatibleModelOptions } from '../../
 import type { ChatMessage, ModelHandlers, ModelRequest, ToolSpec } from '../../../src/agent/model/types';
 import type { Clock } from '../../../src/agent/ports';
 import { silentLogger } from '../../../src/agent/ports';
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeScript } from '../../support/fakeOpenAIServer';
 
 /** A clock whose sleeps return at once and are recorded, so retry tests run fast and can read the delays. */
 export interface RecordingClock extends Clock {
@@ -87,4 +88,14 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     throw new Error(`rejected with a non-Error: ${String(error)}`);
   }
   throw new Error('expected the promise to reject, but it resolved');
+}
+
+/** For a `describe`: a starter of fake servers whose last one is closed after each test. */
+export function fakeServerPerTest(): (script: FakeScript, options?: Parameters<typeof startFakeOpenAI>[1]) => Promise<FakeOpenAIServer> {
+  let fake: FakeOpenAIServer | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+  return async (script, options) => (fake = await startFakeOpenAI(script, options));
 }
