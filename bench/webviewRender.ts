@@ -20,6 +20,8 @@ export interface WebviewRenderResult {
   events: typeof EVENTS;
   /** A reloaded panel replaying all events (10 messages of 1,000) until painted. */
   replayMs: number;
+  /** With all events in: a click that opens or closes a tool card, until the next frame is painted (median of 20). */
+  clickToPaintMs: number;
 }
 
 type Bench = { stepwise: { receive(m: unknown): void; flush(): void } };
@@ -68,6 +70,20 @@ export async function benchWebviewRender(): Promise<WebviewRenderResult> {
       return times;
     }, { rest: envelopes.slice(FIRST_BATCH), id: runId });
     const domNodes = await domNodeCount(page);
+    // Responsiveness once the task is long: the user opens and closes a card.
+    const clicks = await page.evaluate(async () => {
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const summary = document.querySelector<HTMLElement>('.vl-row details > summary');
+        if (!summary) break;
+        const t0 = performance.now();
+        summary.click();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        times.push(performance.now() - t0);
+      }
+      return times;
+    });
+    if (clicks.length === 0) throw new Error('no tool card to click in the rendered panel');
     await page.close();
 
     const { page: reloaded } = await openView(browser, server, { view: 'panel', width: 1100, height: 800 });
@@ -94,6 +110,7 @@ export async function benchWebviewRender(): Promise<WebviewRenderResult> {
       domNodes,
       events: EVENTS,
       replayMs: round(replayMs),
+      clickToPaintMs: round([...clicks].sort((a, b) => a - b)[Math.floor(clicks.length / 2)]!),
     };
   } finally {
     await browser.close();
