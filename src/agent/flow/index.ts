@@ -1,4 +1,4 @@
-export { runTask, retryStep, type RetryStepOptions } from './runTask';
+export { runTask, retryStep, retryRefusal, type RetryStepOptions } from './runTask';
 export type { RunTaskOptions, TaskResult, FlowLimits, PlanMode, ReviewMode, ReviewPlan, TaskPorts } from './taskTypes';
 export { DEFAULT_FLOW_LIMITS } from './taskTypes';
 export { FlowState } from './flowState';

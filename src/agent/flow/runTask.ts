@@ -38,11 +38,9 @@ export async function retryStep(options: RetryStepOptions, saved: FlowState, ste
   const parsed = FlowState.safeParse(saved);
   if (!parsed.success) throw new StepwiseError(`The saved flow state is invalid: ${describeIssues(parsed.error)}.`);
   const state = structuredClone(parsed.data);
-  const step = state.plan.steps.find((s) => s.id === stepId);
-  if (!step) throw new StepwiseError(`The plan has no step "${stepId}".`);
-  if (step.status !== 'failed' && step.status !== 'blocked' && step.status !== 'skipped') {
-    throw new StepwiseError(`Step "${step.title}" is ${step.status}; only failed, blocked or skipped steps can be retried.`);
-  }
+  const refusal = retryRefusal(state, stepId);
+  if (refusal) throw new StepwiseError(refusal);
+  const step = state.plan.steps.find((s) => s.id === stepId)!;
   const full: RunTaskOptions = { ...options, task: state.task, planMode: 'always', review: 'auto' };
   const ctx = createFlowContext(full, state.language, state.changedFiles);
   const progress: Progress = { route: 'plan', state, baseUsage: state.usage, turns: 0 };
@@ -53,6 +51,16 @@ export async function retryStep(options: RetryStepOptions, saved: FlowState, ste
     saveState(ctx, progress);
     return continuePlan(ctx, progress);
   });
+}
+
+/** Why `retryStep` would refuse `stepId` of `state` (unknown, or not failed / blocked / skipped); `undefined` when it can run. */
+export function retryRefusal(state: FlowState, stepId: string): string | undefined {
+  const step = state.plan.steps.find((s) => s.id === stepId);
+  if (!step) return `The plan has no step "${stepId}".`;
+  if (step.status !== 'failed' && step.status !== 'blocked' && step.status !== 'skipped') {
+    return `Step "${step.title}" is ${step.status}; only failed, blocked or skipped steps can be retried.`;
+  }
+  return undefined;
 }
 
 async function planOrAnswer(ctx: FlowContext, progress: Progress): Promise<TaskResult> {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../agent/errors';
 import { EventStream } from '../../agent/events/eventStream';
 import { FlowState } from '../../agent/flow/flowState';
-import { retryStep, runTask } from '../../agent/flow/runTask';
+import { retryRefusal, retryStep, runTask } from '../../agent/flow/runTask';
 import type { TaskResult } from '../../agent/flow/taskTypes';
 import { runAgent } from '../../agent/loop/runAgent';
 import type { ChatMessage } from '../../agent/model/types';
@@ -21,6 +21,7 @@ import { VscodeWorkspace } from '../editor/vscodeWorkspace';
 import type { HistoryStore } from '../history/historyStore';
 import { storedConversation } from '../history/messagesFromEnvelopes';
 import type { ModelProvider, ResolvedModels } from '../model/modelProvider';
+import { FlowStateSaver } from './flowStateSaver';
 import { HostAsker } from './hostAsker';
 import { PlanReviewGate } from './planReviewGate';
 import { showRunProgress } from './runProgress';
@@ -86,6 +87,8 @@ type RunBody = (ctx: {
   signal: AbortSignal;
   config: StepwiseConfig;
   ports: ReturnType<TaskController['ports']>;
+  /** Saves the run's flow state beside its history (writes serialised, redacted, awaited before the run ends). */
+  saveState: (state: FlowState) => void;
 }) => Promise<TaskResult | { outcome: RunOutcome; summary?: string }>;
 
 /** A fresh, file-name-safe run id, sortable by time. */
@@ -155,7 +158,7 @@ export class TaskController implements vscode.Disposable {
   async start(task: string, options: StartOptions = {}): Promise<string | undefined> {
     const config = this.deps.readConfig();
     const planMode = options.planMode ?? config.planMode;
-    return this.launch(task, options.fromPalette ?? false, async ({ events, models, workspace, tools, signal, config, ports }) =>
+    return this.launch(task, options.fromPalette ?? false, async ({ events, models, workspace, tools, signal, config, ports, saveState }) =>
       runTask({
         ...ports,
         task,
@@ -169,7 +172,7 @@ export class TaskController implements vscode.Disposable {
         reviewPlan: (plan, reviewSignal) => this.planReview.review(plan, reviewSignal),
         agentLimits: { maxTurns: config.maxTurns, maxInputTokens: config.maxInputTokens },
         reportDir: config.reportsFolder,
-        onState: (state) => void this.deps.history.writeSidecar(events.runId, 'state', state).catch((e) => this.deps.logger.warn('saving flow state failed', e)),
+        onState: saveState,
       }),
     );
   }
@@ -193,14 +196,24 @@ export class TaskController implements vscode.Disposable {
     });
   }
 
-  /** Re-runs a failed or skipped plan step of a stored run (from its saved flow state). */
+  /**
+   * Re-runs a failed, blocked or skipped plan step of a stored run, from the flow state saved beside
+   * its history (so it works after a restart). Refused with a warning, starting nothing, while a task
+   * runs, without a saved state, or for a step that is unknown or cannot be retried.
+   */
   async retryStep(fromRunId: string, stepId: string): Promise<string | undefined> {
+    if (this.refuseWhileRunning()) return undefined;
     const saved = FlowState.safeParse(await this.deps.history.readSidecar(fromRunId, 'state'));
     if (!saved.success) {
       void vscode.window.showWarningMessage(vscode.l10n.t('This run has no saved plan to retry a step from.'));
       return undefined;
     }
-    return this.launch(saved.data.task, false, async ({ events, models, workspace, tools, signal, config, ports }) =>
+    const refusal = retryRefusal(saved.data, stepId);
+    if (refusal) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise: {0}', refusal));
+      return undefined;
+    }
+    return this.launch(saved.data.task, false, async ({ events, models, workspace, tools, signal, config, ports, saveState }) =>
       retryStep(
         {
           ...ports,
@@ -211,7 +224,7 @@ export class TaskController implements vscode.Disposable {
           signal,
           agentLimits: { maxTurns: config.maxTurns, maxInputTokens: config.maxInputTokens },
           reportDir: config.reportsFolder,
-          onState: (state) => void this.deps.history.writeSidecar(events.runId, 'state', state).catch(() => {}),
+          onState: saveState,
         },
         saved.data,
         stepId,
@@ -273,11 +286,15 @@ export class TaskController implements vscode.Disposable {
     };
   }
 
+  /** True (after telling the user) when a task runs or is starting. */
+  private refuseWhileRunning(): boolean {
+    if (!this.active && !this.launching) return false;
+    void vscode.window.showWarningMessage(vscode.l10n.t('A Stepwise task is already running. Stop it first.'));
+    return true;
+  }
+
   private async launch(task: string, fromPalette: boolean, body: RunBody): Promise<string | undefined> {
-    if (this.active || this.launching) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('A Stepwise task is already running. Stop it first.'));
-      return undefined;
-    }
+    if (this.refuseWhileRunning()) return undefined;
     this.launching = true;
     try {
       return await this.launchNow(task, fromPalette, body);
@@ -321,6 +338,11 @@ export class TaskController implements vscode.Disposable {
     this.runs.set(runId, active);
     this.shownRunId = runId;
     events.subscribe((envelope) => this.onEnvelope(active, envelope));
+    const states = new FlowStateSaver(
+      (state) => this.deps.history.writeSidecar(runId, 'state', state),
+      this.deps.redact,
+      (error) => this.deps.logger.warn('saving flow state failed', error),
+    );
     this.deps.logger.info(`run ${runId} started (model ${models.displayName}, ${trusted ? 'trusted' : 'Restricted Mode'}, ${tools.names().length} tools)`);
     this.deps.views.startRun(runId, task);
     this.deps.views.showPanel();
@@ -333,7 +355,7 @@ export class TaskController implements vscode.Disposable {
     }
     void (async () => {
       try {
-        const result = await body({ events, models, workspace, tools, signal: active.abort.signal, config, ports: this.ports(active) });
+        const result = await body({ events, models, workspace, tools, signal: active.abort.signal, config, ports: this.ports(active), saveState: states.save });
         active.outcome = result.outcome;
         active.summary = result.summary;
         this.deps.logger.info(`run ${runId} ended: ${result.outcome}`);
@@ -344,6 +366,8 @@ export class TaskController implements vscode.Disposable {
         events.emit({ type: 'run_finished', outcome: 'failed', reason: errorMessage(error), steps: 0 });
       } finally {
         if (this.planReview.cancel()) this.deps.views.showPlanForReview(undefined);
+        // The run ends only once its last state is on disk (a retry right after must find it).
+        await states.settled();
         await this.deps.history.flush();
         this.active = undefined;
         this.deps.statusBar.stop();
