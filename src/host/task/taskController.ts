@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../agent/errors';
 import { EventStream } from '../../agent/events/eventStream';
@@ -7,70 +6,23 @@ import { retryRefusal, retryStep, runTask } from '../../agent/flow/runTask';
 import type { TaskResult } from '../../agent/flow/taskTypes';
 import { runAgent } from '../../agent/loop/runAgent';
 import type { ChatMessage } from '../../agent/model/types';
-import type { ApprovalDecision, ApprovalRequest, Clock, CommandRunner, Logger, Workspace } from '../../agent/ports';
+import type { ApprovalDecision, ApprovalRequest, Clock, CommandRunner, Logger } from '../../agent/ports';
 import type { ToolRegistry } from '../../agent/tools/toolRegistry';
 import type { ApprovalCategory, EventEnvelope, RunOutcome } from '../../shared/events';
-import type { PlanMode } from '../../shared/webviewProtocol';
 import { HostApprover } from '../approval/hostApprover';
 import { PendingInteractions } from '../approval/pendingInteractions';
 import type { StepwiseConfig } from '../config/stepwiseConfig';
-import type { DiffReview } from '../editor/diffReview';
 import { EditJournal } from '../editor/editJournal';
 import { undoTaskEdits, type UndoReport } from '../editor/undoTaskEdits';
 import { VscodeWorkspace } from '../editor/vscodeWorkspace';
-import type { HistoryStore } from '../history/historyStore';
 import { storedConversation } from '../history/messagesFromEnvelopes';
-import type { ModelProvider, ResolvedModels } from '../model/modelProvider';
+import type { ResolvedModels } from '../model/modelProvider';
 import { FlowStateSaver } from './flowStateSaver';
 import { HostAsker } from './hostAsker';
 import { PlanReviewGate } from './planReviewGate';
 import { showRunProgress } from './runProgress';
 import { toolsForTrust } from './restrictedTools';
-import type { RunStatusBar } from './runStatusBar';
-import type { TaskViewsPort } from './viewsPort';
-
-/** What the controller is built from; everything that touches VS Code or the world is passed in. */
-export interface TaskControllerDeps {
-  views: TaskViewsPort;
-  logger: Logger;
-  history: HistoryStore;
-  models: ModelProvider;
-  readConfig: () => StepwiseConfig;
-  isTrusted: () => boolean;
-  folder: () => vscode.WorkspaceFolder | undefined;
-  /** Every tool (built-ins and MCP); the controller applies Restricted Mode. */
-  tools: () => ToolRegistry;
-  /** Called before each run (connects MCP servers when trusted). */
-  prepareTools?: (trusted: boolean) => Promise<void>;
-  /** Runs commands (execa, mirrored into the Stepwise terminal). */
-  commands: CommandRunner;
-  /** The Node workspace on a folder: path confinement, listing, search. */
-  baseWorkspace: (root: string) => Workspace;
-  diffReview: DiffReview;
-  statusBar: RunStatusBar;
-  clock: Clock;
-  /** Removes secrets from text before it is shown or stored. */
-  redact: (text: string) => string;
-  /** Tells the UI what to do when no model is configured. */
-  onNotConfigured: (error: unknown) => void;
-}
-
-/** How a task is started. */
-export interface StartOptions {
-  planMode?: PlanMode;
-  /** Started from the palette or the editor: show a progress notification and quick-input fallbacks. */
-  fromPalette?: boolean;
-}
-
-/** A run's result as the controller keeps it. */
-export interface RunRecord {
-  runId: string;
-  task: string;
-  outcome?: RunOutcome;
-  summary?: string;
-  journal: EditJournal;
-  workspace?: VscodeWorkspace;
-}
+import { newRunId, type RunRecord, type StartOptions, type TaskControllerDeps } from './taskControllerTypes';
 
 interface ActiveRun extends RunRecord {
   abort: AbortController;
@@ -90,11 +42,6 @@ type RunBody = (ctx: {
   /** Saves the run's flow state beside its history (writes serialised, redacted, awaited before the run ends). */
   saveState: (state: FlowState) => void;
 }) => Promise<TaskResult | { outcome: RunOutcome; summary?: string }>;
-
-/** A fresh, file-name-safe run id, sortable by time. */
-export function newRunId(now: number): string {
-  return `${now.toString(36)}-${randomBytes(4).toString('hex')}`;
-}
 
 /**
  * Runs one task at a time: builds the ports of a run, streams its events to the webviews, the
