@@ -1,6 +1,7 @@
 // Serves the real webview bundle in a page built by the real `buildWebviewHtml` (same CSP), with a
 // fake `acquireVsCodeApi` standing in for VS Code, and drives it with Debian's Chromium.
-import { existsSync, readFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -213,4 +214,52 @@ export async function bindToHub(page: Page, hub: ViewHub, kind: WebviewKind): Pr
 /** Counts DOM nodes under body. */
 export async function domNodeCount(page: Page): Promise<number> {
   return page.evaluate(() => document.body.getElementsByTagName('*').length);
+}
+
+/** One Chromium suite: a server and a browser for the whole `describe`, pages checked for errors after each test. */
+export interface ChromiumSuite {
+  /** The suite's server (available from the first test on). */
+  readonly server: WebviewServer;
+  /** Opens a view; its page must report no errors or CSP violations by the end of the test. */
+  view(options: PageOptions, before?: (page: Page) => Promise<unknown>): Promise<Page>;
+  /** Saves a screenshot to test-artifacts/webview/<name>.png. */
+  shot(page: Page, name: string): Promise<Buffer>;
+  /** The problems of the pages opened in the current test, newest last. */
+  readonly open: readonly { page: Page; problems: PageProblems }[];
+}
+
+/** Installs before/after hooks for a Chromium suite; call inside `describe`. `prepare` may add workspace files. */
+export function chromiumSuite(prepare?: (server: WebviewServer) => void): ChromiumSuite {
+  let server: WebviewServer | undefined;
+  let browser: Browser | undefined;
+  const open: { page: Page; problems: PageProblems }[] = [];
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    server = await WebviewServer.start();
+    prepare?.(server);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  afterEach(async () => {
+    for (const { page, problems } of open.splice(0)) {
+      await page.close();
+      assert.deepEqual(problems.errors, [], 'the page reported no errors and no CSP violations');
+    }
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the Chromium suite has not started yet');
+      return server;
+    },
+    open,
+    async view(options, before) {
+      const opened = await openView(browser!, server!, options, before);
+      open.push(opened);
+      return opened.page;
+    },
+    shot: (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) }),
+  };
 }

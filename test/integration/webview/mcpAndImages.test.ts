@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { HostMessage, HostStatus, McpServerInfo } from '../../../src/shared/webviewProtocol';
-import { ARTIFACTS, clearPosted, launchChromium, openView, posted, sendHost, settle, WebviewServer, type PageOptions, type PageProblems } from './harness';
+import { chromiumSuite, clearPosted, posted, sendHost, settle } from './harness';
 import { barChartPng } from './pngChart';
 import { finishedTail, plannedRun, wrap } from './scenario';
 
@@ -26,37 +24,11 @@ const broken: McpServerInfo = {
 
 describe('webviews in Chromium: MCP servers section and report images', function () {
   this.timeout(60_000);
-  let server: WebviewServer;
-  let browser: Browser;
-  const open: { page: Page; problems: PageProblems }[] = [];
-
-  before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await WebviewServer.start();
+  const suite = chromiumSuite((server) => {
     server.workspace.set('docs/charts/sales.png', { type: 'image/png', body: barChartPng([0.35, 0.5, 0.45, 0.7, 0.62, 0.92]) });
     server.workspace.set('secret.png', { type: 'image/png', body: barChartPng([1]) });
-    browser = await launchChromium();
   });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    for (const { page, problems } of open.splice(0)) {
-      await page.close();
-      assert.deepEqual(problems.errors, [], 'the page reported no errors and no CSP violations');
-    }
-  });
-
-  async function view(options: PageOptions): Promise<Page> {
-    const opened = await openView(browser, server, options);
-    open.push(opened);
-    return opened.page;
-  }
-
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  const { view, shot, open } = suite;
   const cssColour = (page: Page, variable: string) => page.evaluate((name) => {
     const probe = document.createElement('div');
     probe.style.color = `var(${name})`;
@@ -181,10 +153,10 @@ describe('webviews in Chromium: MCP servers section and report images', function
       const page = await view({ view: 'panel', theme });
       const remote: string[] = [];
       page.on('request', (request) => {
-        if (!request.url().startsWith(server.origin)) remote.push(request.url());
+        if (!request.url().startsWith(suite.server.origin)) remote.push(request.url());
       });
-      const before = server.requests.length;
-      await sendHost(page, status({ workspaceUri: server.workspaceUri }), { type: 'reset', runId: RUN, task: 'Draw a chart of monthly sales' },
+      const before = suite.server.requests.length;
+      await sendHost(page, status({ workspaceUri: suite.server.workspaceUri }), { type: 'reset', runId: RUN, task: 'Draw a chart of monthly sales' },
         { type: 'events', runId: RUN, envelopes: wrap(RUN, reportRun()) });
       await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('.report img')).every((img) => img.complete));
       const images = await page.$$eval('.report img', (list) => (list as HTMLImageElement[]).map((img) => ({
@@ -192,14 +164,14 @@ describe('webviews in Chromium: MCP servers section and report images', function
         cardWidth: img.closest('.report')!.getBoundingClientRect().width,
       })));
       assert.equal(images.length, 1, 'exactly one image: the workspace chart');
-      assert.equal(images[0]!.src, `${server.workspaceUri}/docs/charts/sales.png`, 'resolved against the report\'s folder');
+      assert.equal(images[0]!.src, `${suite.server.workspaceUri}/docs/charts/sales.png`, 'resolved against the report\'s folder');
       assert.equal(images[0]!.alt, 'Sales by month');
       assert.equal(images[0]!.title, 'Sales, Jan–Jun');
       assert.equal(images[0]!.naturalWidth, 360, 'the PNG loaded');
       assert.ok(images[0]!.width <= images[0]!.cardWidth, 'the image fits its card');
       assert.equal(await page.getAttribute('.report a[href^="https://tracker.example"]', 'href'), 'https://tracker.example/pixel.gif', 'a remote image stays a link');
       assert.deepEqual(remote, [], 'no request left the webview\'s own origin');
-      const loaded = server.requests.slice(before).filter((path) => path.startsWith('/ws/'));
+      const loaded = suite.server.requests.slice(before).filter((path) => path.startsWith('/ws/'));
       assert.deepEqual(loaded, ['/ws/docs/charts/sales.png'], 'the escaping, raw and data: images were not loaded');
       assert.ok(await page.isVisible('.report >> text=escape'), 'an image leaving the workspace is shown as its alt text only');
       await clearPosted(page);
@@ -217,7 +189,7 @@ describe('webviews in Chromium: MCP servers section and report images', function
     await sendHost(page, status(), { type: 'reset', runId: RUN, task: 'T' }, { type: 'events', runId: RUN, envelopes: wrap(RUN, reportRun()) });
     assert.equal(await page.$$eval('.report img', (list) => list.length), 0);
     assert.ok(await page.isVisible('.report a.file-link[data-path="docs/charts/sales.png"] >> text=Sales by month'));
-    await sendHost(page, status({ workspaceUri: server.workspaceUri }));
+    await sendHost(page, status({ workspaceUri: suite.server.workspaceUri }));
     await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('.report img')?.naturalWidth ?? 0) > 0);
 
     const opened = open.at(-1)!;
@@ -237,7 +209,7 @@ describe('webviews in Chromium: MCP servers section and report images', function
     const page = await view({ view: 'sidebar', width: 300 });
     // The reporter writes links relative to the report's own folder.
     const saved = '## Files\n\n- [src/chart.py](../../src/chart.py)\n\n## Images\n\n![docs/charts/sales.png](../../docs/charts/sales.png)';
-    await sendHost(page, status({ workspaceUri: server.workspaceUri }), mcp([everything]), { type: 'reset', runId: RUN, task: 'T' },
+    await sendHost(page, status({ workspaceUri: suite.server.workspaceUri }), mcp([everything]), { type: 'reset', runId: RUN, task: 'T' },
       { type: 'events', runId: RUN, envelopes: wrap(RUN, [...plannedRun(), ...finishedTail().slice(0, 4),
         { type: 'report', markdown: saved, path: '.stepwise/reports/20250102-100000-draw-a-chart.md' }]) });
     await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('.report img')?.naturalWidth ?? 0) > 0);
@@ -247,7 +219,7 @@ describe('webviews in Chromium: MCP servers section and report images', function
       card: document.querySelector('.report')!.getBoundingClientRect().width,
       link: document.querySelector('.report li .file-link')?.getAttribute('data-path'),
     }));
-    assert.equal(src, `${server.workspaceUri}/docs/charts/sales.png`);
+    assert.equal(src, `${suite.server.workspaceUri}/docs/charts/sales.png`);
     assert.equal(link, 'src/chart.py', 'a file link leads from the report\'s folder too');
     assert.ok(image < card && image > 100, `scaled down to the card (${image}px in ${card}px)`);
     await page.evaluate(() => document.querySelector('.report')!.scrollIntoView());

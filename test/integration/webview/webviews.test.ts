@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ViewHub } from '../../../src/host/views/viewHub';
 import type { HostMessage, HostStatus, WebviewIntent } from '../../../src/shared/webviewProtocol';
-import { ARTIFACTS, bindToHub, clearPosted, domNodeCount, launchChromium, openView, posted, sendHost, settle, WebviewServer, type PageOptions, type PageProblems } from './harness';
+import { bindToHub, chromiumSuite, clearPosted, domNodeCount, posted, sendHost, settle } from './harness';
 import { finishedTail, longRun, loopRun, plannedRun, wrap } from './scenario';
 
 const RUN = 'run-1';
@@ -19,35 +17,8 @@ const show = (events = plannedRun(), task = 'Make the date parser accept ISO wee
 
 describe('webviews in Chromium (real bundle, real CSP)', function () {
   this.timeout(60_000);
-  let server: WebviewServer;
-  let browser: Browser;
-  const open: { page: Page; problems: PageProblems }[] = [];
-
-  before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await WebviewServer.start();
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  afterEach(async () => {
-    for (const { page, problems } of open.splice(0)) {
-      await page.close();
-      assert.deepEqual(problems.errors, [], 'the page reported no errors and no CSP violations');
-    }
-  });
-
-  async function view(options: PageOptions, before?: (page: Page) => Promise<void>): Promise<Page> {
-    const opened = await openView(browser, server, options, before);
-    open.push(opened);
-    return opened.page;
-  }
-
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+  const suite = chromiumSuite();
+  const { view, shot, open } = suite;
 
   it('says ready on load, with no run and lastSeq -1', async () => {
     const page = await view({ view: 'sidebar' });
