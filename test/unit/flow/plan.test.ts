@@ -56,14 +56,19 @@ function script() {
   });
 }
 
+/** The complex task's harness: the app file and a passing `npm test`. */
+function complexTask(model: Parameters<typeof harness>[0]) {
+  return harness(model, {
+    task: TASK,
+    files: { 'src/app.ts': APP },
+    commands: [{ match: 'npm test', output: [{ stream: 'stdout', chunk: '3 passing\n' }], exitCode: 0 }],
+  });
+}
+
 describe('planning flow: a complex task', () => {
   it('plans 3 steps over 2+ roles, inserts a step after step 1, runs them in order and saves a linked report', async () => {
     const model = script();
-    const h = harness(model, {
-      task: TASK,
-      files: { 'src/app.ts': APP },
-      commands: [{ match: 'npm test', output: [{ stream: 'stdout', chunk: '3 passing\n' }], exitCode: 0 }],
-    });
+    const h = complexTask(model);
     const result = await runTask(h.options);
 
     assert.equal(result.outcome, 'finished', result.reason);
@@ -121,11 +126,7 @@ describe('planning flow: a complex task', () => {
 
   it('gives each role its own prompt and tools', async () => {
     const model = script();
-    const h = harness(model, {
-      task: TASK,
-      files: { 'src/app.ts': APP },
-      commands: [{ match: 'npm test', output: [{ stream: 'stdout', chunk: '3 passing\n' }], exitCode: 0 }],
-    });
+    const h = complexTask(model);
     await runTask(h.options);
     const researcher = requestsOf(model, 'step:Inspect the parser')[0]!;
     const coder = requestsOf(model, 'step:Add validation')[0]!;
@@ -148,11 +149,7 @@ describe('planning flow: a complex task', () => {
 
   it('reports usage with the running total of the whole task', async () => {
     const model = script();
-    const h = harness(model, {
-      task: TASK,
-      files: { 'src/app.ts': APP },
-      commands: [{ match: 'npm test', output: [{ stream: 'stdout', chunk: '3 passing\n' }], exitCode: 0 }],
-    });
+    const h = complexTask(model);
     const result = await runTask(h.options);
     const usage = h.of('usage');
     assert.equal(usage.length, model.calls, 'one usage event per model call');
