@@ -1,8 +1,9 @@
 // Bundles the extension (CJS, vscode external), the CLI and the webview UI with esbuild.
 import { build } from 'esbuild';
-import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -55,13 +56,32 @@ const zodEnglishOnly = {
     }));
   },
 };
-// The o200k tokenizer tables are two thirds of the bundle and most of its load time: they live in
-// dist/tokenizer.js, which tokenCounter.ts requires on the first count (never at activation).
-const tokenizerEntry = 'gpt-tokenizer/encoding/o200k_base';
-const lazyTokenizer = {
-  name: 'lazy-tokenizer',
+// Libraries a closed sidebar never needs live in bundles of their own beside dist/extension.js: one
+// loader requires each on first use (never at activation), and the bundles keep that require as a
+// require of the file beside them. `from` limits a relative specifier to the folder that loads it.
+const LAZY = [
+  // The o200k tokenizer tables (two thirds of the bundle once): tokenCounter.ts, on the first count.
+  { specifier: 'gpt-tokenizer/encoding/o200k_base', file: 'tokenizer.js', entry: require.resolve('gpt-tokenizer/encoding/o200k_base') },
+  // Page parsers and charset tables (linkedom, Readability, turndown, iconv-lite; half of the rest):
+  // loadWebParsers.ts, on the first page fetch.
+  { specifier: './webParsers', from: 'src/node/web', file: 'web.js', entry: 'src/node/web/webParsers.ts' },
+  // The openai SDK: loadOpenAI.ts, on the first model call.
+  { specifier: 'openai', file: 'openai.js', entry: require.resolve('openai') },
+  // The shell parser's runtime: shellSyntax.ts, when the first command is checked.
+  { specifier: 'web-tree-sitter', file: 'shell-parser.js', entry: fileURLToPath(import.meta.resolve('web-tree-sitter')) },
+  // execa: the command runner, git and ripgrep adapters (`await import('execa')`), on the first process they start.
+  { specifier: 'execa', file: 'execa.js', entry: fileURLToPath(import.meta.resolve('execa')) },
+  // The MCP SDK with its ajv (a fifth of the rest): src/mcp, whose hub McpHost requires once a server is configured.
+  { specifier: './mcpSdk', from: 'src/mcp', file: 'mcp-sdk.js', entry: 'src/mcp/mcpSdk.ts' },
+];
+const lazyBundles = {
+  name: 'lazy-bundles',
   setup(b) {
-    b.onResolve({ filter: /^gpt-tokenizer\/encoding\/o200k_base$/ }, () => ({ path: './tokenizer.js', external: true }));
+    for (const lazy of LAZY) {
+      const filter = new RegExp(`^${lazy.specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+      b.onResolve({ filter }, (args) =>
+        !lazy.from || args.resolveDir === resolve(lazy.from) ? { path: `./${lazy.file}`, external: true } : undefined);
+    }
   },
 };
 // The MCP SDK and ajv-formats each install their own ajv 8: bundle the SDK's copy once.
@@ -72,16 +92,22 @@ const oneAjv = {
     b.onResolve({ filter: /^ajv(\/.*)?$/ }, (args) => ({ path: require.resolve(args.path, { paths: [sdkDir] }) }));
   },
 };
-const nodePlugins = () => [playwrightExternal, lazyTokenizer, oneAjv, zodEnglishOnly];
+const nodePlugins = () => [playwrightExternal, lazyBundles, oneAjv, zodEnglishOnly];
 
 const jobs = [];
 // Each entry point is built only when it exists, so one half-written part does not block the others.
 if (existsSync('src/cli/main.ts')) {
   jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: nodePlugins() }));
 }
-jobs.push(build({ ...common, entryPoints: [require.resolve(tokenizerEntry)], outfile: 'dist/tokenizer.js', minify: true, sourcemap: false }));
+for (const lazy of LAZY) {
+  jobs.push(build({ ...common, entryPoints: [lazy.entry], outfile: `dist/${lazy.file}`, minify: true, sourcemap: false, plugins: nodePlugins() }));
+}
 if (existsSync('src/extension.ts')) {
-  jobs.push(build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], minify: true, keepNames: true, plugins: nodePlugins() }));
+  // `--metafile` writes what each package adds to the bundle (see `npm run bench`'s start-up figures).
+  const metafile = process.argv.includes('--metafile');
+  const extension = build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], minify: true, keepNames: true, metafile, plugins: nodePlugins() });
+  if (metafile) void extension.then((r) => writeFileSync('dist/extension.meta.json', JSON.stringify(r.metafile)));
+  jobs.push(extension);
 }
 if (existsSync('webview-ui/src/main.ts')) {
   // One bundle for both webviews (sidebar and panel pick their view from <body data-view>); marked,

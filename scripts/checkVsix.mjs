@@ -33,8 +33,13 @@ const REQUIRED = [
   'extension/dist/extension.js',
   'extension/dist/tree-sitter.wasm',
   'extension/dist/tree-sitter-bash.wasm',
-  // The tokenizer, required on the first token count (see scripts/build.mjs).
+  // The lazily loaded bundles, each required on first use (see LAZY in scripts/build.mjs).
   'extension/dist/tokenizer.js',
+  'extension/dist/web.js',
+  'extension/dist/openai.js',
+  'extension/dist/mcp-sdk.js',
+  'extension/dist/shell-parser.js',
+  'extension/dist/execa.js',
   'extension/webview-ui/dist/main.js',
   'extension/package.nls.json',
   'extension/package.nls.zh-cn.json',

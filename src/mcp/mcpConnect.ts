@@ -1,20 +1,18 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  Client,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ErrorCode,
   ListRootsRequestSchema,
   McpError,
+  SSEClientTransport,
+  StdioClientTransport,
+  StreamableHTTPClientTransport,
   ToolListChangedNotificationSchema,
-  type ClientCapabilities,
-  type CreateMessageResult,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  UnauthorizedError,
+} from './mcpSdk';
 import { basename } from 'node:path';
 import { closeClient } from './closeClient';
 import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcpConfig';

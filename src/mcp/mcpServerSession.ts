@@ -1,22 +1,20 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  ErrorCode,
-  McpError,
-  type CallToolResult,
-  type GetPromptResult,
-  type Prompt,
-  type Progress,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Tool as McpToolDefinition,
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  Progress,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool as McpToolDefinition,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CancelledError, ToolError } from '../agent/errors';
 import type { Logger } from '../agent/ports';
 import { closeClient } from './closeClient';
 import type { McpServerConfig } from './mcpConfig';
 import { connectMcpServer, type ConnectOptions } from './mcpConnect';
+import { ErrorCode, McpError, StreamableHTTPClientTransport } from './mcpSdk';
 import type { McpToolInvoker } from './mcpTool';
 import type { McpServerState, RestartPolicy } from './mcpTypes';
 

@@ -1,8 +1,8 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { truncateHeadTail } from '../agent/context/truncate';
 import { ToolError } from '../agent/errors';
 import { defineTool, type AnyTool } from '../agent/tools/tool';
+import { McpError } from './mcpSdk';
 import type { RenderedContent } from './mcpContent';
 import type { McpResourceInfo } from './mcpTypes';
 

@@ -1,4 +1,4 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from './mcpSdk';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
 
 /** Checks arguments against a tool's JSON schema; `undefined` when they conform, else a readable problem. */

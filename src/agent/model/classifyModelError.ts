@@ -1,5 +1,6 @@
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
 import { isCancellation } from '../errors';
+import { loadOpenAI } from './loadOpenAI';
 import {
   ContextLengthError,
   ModelAuthError,
@@ -66,7 +67,7 @@ export function isContextLengthMessage(message: string): boolean {
 /** The server's own words, without the SDK's status prefix, cut to a readable length. */
 export function serverMessage(error: unknown): string {
   let message: string;
-  if (error instanceof APIError) {
+  if (error instanceof loadOpenAI().APIError) {
     const body = error.error as { message?: unknown } | undefined;
     message = typeof body?.message === 'string' ? body.message : error.message.replace(/^\d{3}\s+/, '');
   } else {
@@ -83,6 +84,7 @@ export function serverMessage(error: unknown): string {
  */
 // eslint-disable-next-line max-lines-per-function -- one ordered decision table over the provider's failures; split, the order of the checks (which is the logic) is lost
 export function classifyModelError(error: unknown, context: FailureContext): FailureClass {
+  const { APIError, APIUserAbortError } = loadOpenAI();
   if (error instanceof APIUserAbortError || isCancellation(error)) return { kind: 'cancelled' };
   const where = context.baseURL;
 
@@ -187,7 +189,7 @@ function isMalformedToolCall(error: APIError, message: string): boolean {
 }
 
 function isConnectionFailure(error: unknown): boolean {
-  if (error instanceof APIConnectionError || error instanceof StreamStalledError) return true;
+  if (error instanceof loadOpenAI().APIConnectionError || error instanceof StreamStalledError) return true;
   if (error instanceof SyntaxError) return true; // a garbled SSE chunk: the stream cannot be trusted
   if (!(error instanceof Error)) return false;
   // undici reports a socket closed mid-body as `TypeError: terminated`, with the socket error as cause.

@@ -1,9 +1,10 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { Clock, Logger } from '../ports';
 import { type AdaptableParam, classifyModelError, StreamStalledError } from './classifyModelError';
 import { ModelBadRequestError, StreamInterruptedError } from './modelErrors';
+import { loadOpenAI } from './loadOpenAI';
 import { withNormalizedErrorBodies } from './normalizeErrorBody';
 import { toOpenAIMessages, toOpenAITools } from './openaiMessages';
 import { quirksFor } from './providerQuirks';
@@ -83,7 +84,7 @@ interface SecondChances {
 export class OpenAICompatibleModel implements Model {
   readonly id: string;
   readonly vision: boolean;
-  private readonly client: OpenAI;
+  private sdkClient: OpenAI | undefined;
   private readonly protocol: ToolProtocol;
   private readonly maxRetries: number;
   private readonly idleMs: number;
@@ -108,18 +109,23 @@ export class OpenAICompatibleModel implements Model {
     this.timing = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
     this.random = options.random ?? Math.random;
     for (const param of quirksFor(options.baseURL, options.model).dropParams) this.droppedParams.add(param);
-    this.client = new OpenAI({
-      baseURL: options.baseURL,
+  }
+
+  /** The SDK client, made on the first request: constructing a model (at activation too) loads no SDK. */
+  private get client(): OpenAI {
+    this.sdkClient ??= new (loadOpenAI().OpenAI)({
+      baseURL: this.options.baseURL,
       // The SDK refuses to start without a key; local servers ignore it.
-      apiKey: options.apiKey || 'none',
-      defaultHeaders: options.headers,
-      defaultQuery: options.query,
+      apiKey: this.options.apiKey || 'none',
+      defaultHeaders: this.options.headers,
+      defaultQuery: this.options.query,
       maxRetries: 0,
-      timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      timeout: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       fetch: withNormalizedErrorBodies((input, init) => fetch(input, init)),
-      logger: options.logger,
+      logger: this.options.logger,
       logLevel: 'warn',
     });
+    return this.sdkClient;
   }
 
   /** The protocol requests use now: `text` once `auto` has fallen back. */

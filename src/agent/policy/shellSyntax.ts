@@ -1,4 +1,5 @@
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import type * as TreeSitter from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 
 /** The two WebAssembly files the shell parser needs; the Node adapter reads them (the core touches no files). */
 export type ShellWasmFile = 'tree-sitter.wasm' | 'tree-sitter-bash.wasm';
@@ -19,6 +20,10 @@ export class ShellSyntax {
 
   /** Loads the runtime and the bash grammar (once per process for the runtime). */
   static async load(loader: ShellWasmLoader): Promise<ShellSyntax> {
+    // Required here, not imported: the bundles keep web-tree-sitter in `dist/shell-parser.js`
+    // (scripts/build.mjs), loaded when the first command is checked, never at activation.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point
+    const { Language, Parser } = require('web-tree-sitter') as typeof TreeSitter;
     runtime ??= loader('tree-sitter.wasm').then((wasmBinary) => Parser.init({ wasmBinary }));
     try {
       await runtime;

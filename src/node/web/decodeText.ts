@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import { isHtmlType } from './isHtmlType';
 
 /**
  * Bytes of a web response to text: the charset from the Content-Type header, else a byte-order
@@ -13,10 +14,7 @@ export function decodeText(body: Buffer, contentType: string): string {
   return iconv.decode(body, iconv.encodingExists(name) ? name : 'utf-8');
 }
 
-/** True for HTML and XHTML content types. */
-export function isHtmlType(contentType: string): boolean {
-  return /^(text\/html|application\/xhtml\+xml)\b/i.test(contentType.trim());
-}
+export { isHtmlType };
 
 function charsetOf(contentType: string): string | undefined {
   const match = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType);

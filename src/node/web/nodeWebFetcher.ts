@@ -1,7 +1,7 @@
 import type { WebHostPolicy } from '../../agent/web/hostPolicy';
 import type { FetchedPage, WebFetcher } from '../../agent/web/webPorts';
-import { decodeText, isHtmlType } from './decodeText';
-import { htmlToMarkdown } from './htmlToMarkdown';
+import { isHtmlType } from './isHtmlType';
+import { loadWebParsers } from './loadWebParsers';
 import { safeGet, type Resolver } from './safeHttp';
 
 /** Limits of the fetcher; the defaults suit interactive use. */
@@ -46,6 +46,7 @@ export class NodeWebFetcher implements WebFetcher {
       },
       signal,
     );
+    const { decodeText, htmlToMarkdown } = loadWebParsers();
     const text = decodeText(response.body, response.contentType);
     const base = {
       url: response.url,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MCP_USER_SETTINGS_SOURCE, type McpServerConfig } from '../../../mcp';
+// Not the barrel: it re-exports the hub, which would load the MCP SDK at activation.
+import { MCP_USER_SETTINGS_SOURCE, type McpServerConfig } from '../../../mcp/mcpConfig';
 
 /**
  * A workspace MCP server (from `.vscode/mcp.json`, `.stepwise/mcp.json` or the workspace's
