@@ -84,6 +84,8 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     onIntent: (intent) => {
       if (late.commandDeps) void handleIntent(intent, late.commandDeps).catch((error) => logger.error(`intent ${intent.type} failed`, error));
     },
+    // MCP servers connect once a view is shown (or a task or an MCP command needs them), never at activation.
+    onShown: () => void mcp.start(),
   });
   const checkpointsHome = vscode.Uri.joinPath(context.globalStorageUri, 'checkpoints').fsPath;
   const task = new TaskController({
@@ -151,8 +153,6 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   );
   logger.info(`Stepwise activated (${vscode.workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: read-only tools'})`);
   refresh();
-  // Connect configured MCP servers in the background so the sidebar can show them before the first task.
-  void mcp.refresh();
 
   return {
     controller: task,

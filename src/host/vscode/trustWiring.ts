@@ -46,10 +46,10 @@ export interface TrustWiring {
 export function createTrustWiring(context: vscode.ExtensionContext, keys: ApiKeyStore, env: NodeJS.ProcessEnv, mcp: () => McpHost): TrustWiring {
   const consent = new EndpointConsent(context.workspaceState, env);
   void keys.migrateLegacyKey(endpointOrigin(resolveBaseUrl(readConfig(() => false, true).config, env)));
-  const mcpTrust = new McpTrustStore(context.workspaceState, () => void mcp().refresh());
+  const mcpTrust = new McpTrustStore(context.workspaceState, () => void mcp().startOrRefresh());
   const mcpReview = new McpConfigReview(async () => {
     mcpTrust.resetAsked();
-    await mcp().refresh();
+    await mcp().startOrRefresh();
   });
   let workspaceServers = JSON.stringify(workspaceMcpServers() ?? null);
   const storage = context.storageUri ?? context.globalStorageUri;
@@ -63,7 +63,8 @@ export function createTrustWiring(context: vscode.ExtensionContext, keys: ApiKey
     mcpReview.changed('stepwise.mcpServers');
   };
   const restrictedReports = new FolderReportSink(vscode.Uri.joinPath(storage, 'reports').fsPath);
-  const prepareMcp = (): Promise<void> => (mcpReview.pending ? Promise.resolve() : mcp().refresh());
+  // A task starts MCP (activation does not); `refresh` alone does nothing until MCP has started.
+  const prepareMcp = (): Promise<void> => (mcpReview.pending ? Promise.resolve() : mcp().startOrRefresh());
   return {
     endpointConfirmed: (fingerprint) => consent.isConfirmed(fingerprint),
     confirmEndpoint: () => consent.confirmIfNeeded(),

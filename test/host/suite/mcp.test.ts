@@ -21,6 +21,8 @@ describe('MCP servers from the settings (real server-everything over stdio, insi
     const repo = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
     const server = path.join(repo, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
     await config().update('mcpServers', { everything: { command: 'node', args: [server, 'stdio'] } }, vscode.ConfigurationTarget.Global);
+    // Servers connect once a view is shown (or a task starts), never at activation alone.
+    await vscode.commands.executeCommand('stepwise.chat.focus');
     await waitFor('the MCP tools in the registry', () => api.toolNames(true).includes('everything__echo'), 60_000);
     assert.equal(api.toolNames(false).includes('everything__echo'), false, 'Restricted Mode offers no MCP tool');
 

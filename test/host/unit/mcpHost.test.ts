@@ -27,6 +27,7 @@ describe('McpHost (real server-everything over stdio, plain Node)', function () 
   let folder: string;
   let trusted = true;
   let reported: McpServerState[] = [];
+  let reportCount = 0;
   const samplingRequests: SamplingRequest[] = [];
   const registry = new ToolRegistry();
   let host: McpHost;
@@ -37,7 +38,10 @@ describe('McpHost (real server-everything over stdio, plain Node)', function () 
       registry,
       silentLogger,
       () => ({ trusted, folder, settings: { everything: { command: 'node', args: [EVERYTHING, 'stdio'] } } }),
-      (servers) => (reported = servers),
+      (servers) => {
+        reported = servers;
+        reportCount++;
+      },
       {
         sampling: async (request) => {
           samplingRequests.push(request);
@@ -45,7 +49,11 @@ describe('McpHost (real server-everything over stdio, plain Node)', function () 
         },
       },
     );
+    // Before `start` (no view shown, no task) nothing connects and nothing is even read.
     await host.refresh();
+    assert.deepEqual(host.states(), []);
+    assert.equal(reportCount, 0, 'no state reported before start');
+    await host.start();
   });
 
   after(async () => {

@@ -94,7 +94,7 @@ describe('McpHost with a workspace server (real server-everything over stdio, pl
   });
 
   it('starts the user\'s server, and the workspace\'s only once it is trusted', async () => {
-    await host.refresh();
+    await host.start();
     await until('the user server', () => registry.get('mine__echo'));
     assert.deepEqual(host.states().map((s) => s.name), ['mine'], 'the workspace server does not start');
     assert.equal(registry.get('repo__echo'), undefined);

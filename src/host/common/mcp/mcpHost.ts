@@ -42,8 +42,10 @@ export interface McpServerRequests {
  * one (`serverTrust`), those of the workspace (`.vscode/mcp.json`, `.stepwise/mcp.json`, the
  * workspace's `stepwise.mcpServers`); their tools join the shared registry. Only in a trusted
  * workspace: a stdio server is code the workspace asks to run, so in Restricted Mode every server is stopped.
- * `refresh` applies the current configuration (unchanged servers keep running); servers the user
- * turned off in the sidebar stay off for the session. State changes go to `onServers`; servers'
+ * Nothing connects until `start` (the sidebar or panel is shown, a task starts, an MCP command
+ * runs): activation with a closed sidebar starts no server. `refresh` then applies the current
+ * configuration (unchanged servers keep running; before `start` it does nothing, the configuration
+ * is read when MCP starts); servers the user turned off in the sidebar stay off for the session. State changes go to `onServers`; servers'
  * sampling and elicitation requests go to `requests`.
  */
 export class McpHost {
@@ -51,6 +53,7 @@ export class McpHost {
   private readonly disabled = new Set<string>();
   private workspace: WorkspaceServer[] = [];
   private refreshing: Promise<void> = Promise.resolve();
+  private started = false;
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -60,14 +63,28 @@ export class McpHost {
     private readonly requests: McpServerRequests = {},
   ) {}
 
-  /** Loads the configuration and (re)connects servers; problems are logged, never thrown. Calls are serialised. */
+  /** Starts MCP on first use: loads the configuration and connects its servers. Later calls wait for the current refresh. */
+  start(): Promise<void> {
+    if (this.started) return this.refreshing;
+    this.started = true;
+    return this.refresh();
+  }
+
+  /** Starts MCP, or applies the configuration again once started: a task about to start, the user's review of a change. */
+  startOrRefresh(): Promise<void> {
+    return this.started ? this.refresh() : this.start();
+  }
+
+  /** Once started: loads the configuration and (re)connects servers; problems are logged, never thrown. Calls are serialised. */
   refresh(): Promise<void> {
+    if (!this.started) return this.refreshing;
     this.refreshing = this.refreshing.then(() => this.apply()).catch((error) => this.logger.error('MCP servers could not be configured', error));
     return this.refreshing;
   }
 
   /** Restarts one server now (also one that gave up). */
   async restart(name: string): Promise<void> {
+    await this.start();
     if (!this.source().trusted || !this.hub) return;
     await this.hub.restart(name);
   }
@@ -76,7 +93,7 @@ export class McpHost {
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     if (enabled) this.disabled.delete(name);
     else this.disabled.add(name);
-    await this.refresh();
+    await this.startOrRefresh();
   }
 
   /** The workspace's servers of the last refresh, trusted or waiting (for "Manage Trusted MCP Servers"). */
@@ -91,12 +108,14 @@ export class McpHost {
 
   /** Prompt templates of the connected servers (`[]` when none runs). */
   async listPrompts(signal?: AbortSignal): Promise<McpPromptInfo[]> {
+    await this.start();
     if (!this.source().trusted || !this.hub) return [];
     return this.hub.listPrompts(signal);
   }
 
   /** Renders one server's prompt with `args`; throws when the server is not running or refuses. */
   async getPrompt(server: string, name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptResult> {
+    await this.start();
     if (!this.source().trusted || !this.hub) throw new Error(`MCP server "${server}" is not running`);
     return this.hub.getPrompt(server, name, args, signal);
   }

@@ -28,7 +28,7 @@ export function refusedInRestrictedMode(): boolean {
 
 /** The configured servers, loading the configuration first when nothing has been loaded yet. */
 async function configuredServers(mcp: McpHost): Promise<McpServerState[]> {
-  if (!mcp.states().length) await mcp.refresh();
+  await mcp.start();
   return mcp.states();
 }
 

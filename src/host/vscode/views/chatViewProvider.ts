@@ -10,10 +10,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly hub: ViewHub,
+    private readonly onShown: () => void = () => {},
   ) {}
 
   /** Called by VS Code when the view becomes visible (again). */
   resolveWebviewView(view: vscode.WebviewView): void {
+    this.onShown();
     configureWebview(view.webview, this.extensionUri, 'sidebar', 'Stepwise');
     const port: ViewPort = { kind: 'sidebar', post: (message) => view.webview.postMessage(message), workspaceUri: () => workspaceWebviewUri(view.webview) };
     const detach = this.hub.attach(port);

@@ -56,6 +56,8 @@ export interface TaskViewsDeps {
   logger: Logger;
   /** A validated intent from a webview (see the contract above for which ones arrive here). */
   onIntent: (intent: WebviewIntent, view: WebviewKind) => void;
+  /** The sidebar or the panel was shown (each time): what only an open view needs can start now (MCP servers). */
+  onShown?: () => void;
 }
 
 /** The sidebar chat and the plan panel, fed from the one event stream. */
@@ -67,7 +69,7 @@ export class TaskViews implements vscode.Disposable {
   constructor(private readonly deps: TaskViewsDeps) {
     this.hub = new ViewHub({ logger: deps.logger, onIntent: (intent, view) => this.handleIntent(intent, view) });
     this.panel = new PlanPanel(deps.extensionUri, this.hub);
-    this.sidebar = new ChatViewProvider(deps.extensionUri, this.hub);
+    this.sidebar = new ChatViewProvider(deps.extensionUri, this.hub, () => deps.onShown?.());
   }
 
   /** Registers the sidebar view provider (`stepwise.chat`); dispose the result to unregister. */
@@ -81,12 +83,16 @@ export class TaskViews implements vscode.Disposable {
    */
   registerPanelSerializer(): vscode.Disposable {
     return vscode.window.registerWebviewPanelSerializer(PlanPanel.viewType, {
-      deserializeWebviewPanel: async (panel) => this.panel.adopt(panel),
+      deserializeWebviewPanel: async (panel) => {
+        this.deps.onShown?.();
+        this.panel.adopt(panel);
+      },
     });
   }
 
   /** Opens (or reveals) the plan panel. */
   showPanel(): void {
+    this.deps.onShown?.();
     this.panel.show();
   }
 
