@@ -7,6 +7,8 @@ export const ELIDED_PREFIX = '[output elided to save context:';
 
 /** Older assistant texts are cut to this many characters in the second pass. */
 const KEEP_TEXT_CHARS = 600;
+/** Says an assistant text was shortened; a shortened text (longer than the cut, with it) is never shortened again. */
+const SHORTENED_NOTE = 'older text shortened to save context';
 /** Older tool call arguments longer than this are replaced in the second pass (file contents, big edits). */
 const KEEP_ARGUMENT_CHARS = 400;
 
@@ -25,6 +27,12 @@ export interface BudgetOptions {
    * only grows at its end, so the provider's prompt cache keeps hitting.
    */
   lowWaterTokens?: number;
+  /**
+   * The conversation's opening messages, up to this many tokens, are elided only when eliding the
+   * rest is not enough (default 0). Eliding starts after them, so a batch rewrites history from
+   * there on and the opening stays in the provider's prompt cache from one batch to the next.
+   */
+  keepHeadTokens?: number;
 }
 
 /** The conversation after fitting, and what it cost. */
@@ -63,10 +71,12 @@ export function elisionMarker(toolName: string, rawArguments: string | undefined
 }
 
 /**
- * Fits a conversation into `maxTokens`. First the oldest tool outputs outside the protected part
- * are replaced by an elision marker (oldest first, stopping once at `lowWaterTokens`); then older
- * assistant texts and long tool call arguments are shortened. Messages are replaced, never removed,
- * so every tool call keeps its answer. Pure: the input array and its messages are not changed.
+ * Fits a conversation into `maxTokens`. After the kept opening (`keepHeadTokens`), old tool
+ * outputs outside the protected part are replaced by an elision marker, oldest first, stopping once
+ * at `lowWaterTokens`; the assistant texts and long tool call arguments before the last elided
+ * output are shortened with them, later ones only while still over. The opening is treated the
+ * same way only if the prompt still does not fit. Messages are replaced, never removed, so every tool call keeps its answer.
+ * Pure: the input array and its messages are not changed.
  */
 export function fitToBudget(messages: readonly ChatMessage[], options: BudgetOptions): BudgetResult {
   const counts = messages.map(options.count);
@@ -78,6 +88,7 @@ export function fitToBudget(messages: readonly ChatMessage[], options: BudgetOpt
 
   const out = result.messages;
   const recentStart = recentTurnsStart(messages, options.keepRecentTurns);
+  const { head, rest } = elisionRanges(counts, recentStart, options.keepHeadTokens ?? 0);
   const calls = new Map<string, ModelToolCall>();
   for (const message of messages) {
     if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
@@ -88,36 +99,59 @@ export function fitToBudget(messages: readonly ChatMessage[], options: BudgetOpt
     counts[index] = tokens;
     out[index] = next;
   };
-
-  for (let i = 0; i < recentStart && total > target; i++) {
+  const shorten = (i: number): void => {
     const message = out[i]!;
-    if (message.role !== 'tool' || options.isProtected(message) || message.content.startsWith(ELIDED_PREFIX)) continue;
-    const marker = elisionMarker(message.name, calls.get(message.toolCallId)?.arguments);
-    if (marker.length >= message.content.length) continue;
-    replace(i, { ...message, content: marker });
-    result.elidedOutputs++;
-  }
-
-  for (let i = 0; i < recentStart && total > target; i++) {
-    const message = out[i]!;
-    if (message.role !== 'assistant' || options.isProtected(message)) continue;
+    if (message.role !== 'assistant' || options.isProtected(message)) return;
     const shortened = shortenAssistant(message);
-    if (shortened) {
-      replace(i, shortened);
-      result.shortenedMessages++;
+    if (!shortened) return;
+    replace(i, shortened);
+    result.shortenedMessages++;
+  };
+  // Compacts a prefix of `indexes`: outputs oldest first down to the target, then the assistant
+  // messages up to the last output elided, so the compacted part stays a prefix (a later batch never
+  // goes back before it and rewrites what the provider has cached); later texts only if still over.
+  const elide = (indexes: readonly number[]): void => {
+    let last = -1;
+    for (let k = 0; k < indexes.length && total > target; k++) {
+      const i = indexes[k]!;
+      const message = out[i]!;
+      if (message.role !== 'tool' || options.isProtected(message) || message.content.startsWith(ELIDED_PREFIX)) continue;
+      const marker = elisionMarker(message.name, calls.get(message.toolCallId)?.arguments);
+      if (marker.length >= message.content.length) continue;
+      replace(i, { ...message, content: marker });
+      result.elidedOutputs++;
+      last = k;
     }
-  }
+    for (let k = 0; k <= last; k++) shorten(indexes[k]!);
+    for (let k = last + 1; k < indexes.length && total > target; k++) shorten(indexes[k]!);
+  };
+
+  elide(rest);
+  // The opening goes only when the prompt does not fit without it (not merely above the low-water mark).
+  if (total > options.maxTokens) elide(head);
 
   result.tokensAfter = total;
   result.fits = total <= options.maxTokens;
   return result;
 }
 
+/**
+ * Indexes before `recentStart`, split into the opening (the first messages within `keepHeadTokens`)
+ * and the rest. The opening is measured on the conversation as it is, so it is the same from one
+ * batch to the next (its messages are not changed).
+ */
+function elisionRanges(counts: readonly number[], recentStart: number, keepHeadTokens: number): { head: number[]; rest: number[] } {
+  let headEnd = 0;
+  for (let sum = 0; headEnd < recentStart && sum + counts[headEnd]! <= keepHeadTokens; headEnd++) sum += counts[headEnd]!;
+  const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k);
+  return { head: range(0, headEnd), rest: range(headEnd, recentStart) };
+}
+
 function shortenAssistant(message: Extract<ChatMessage, { role: 'assistant' }>): ChatMessage | undefined {
   let changed = false;
   let content = message.content;
-  if (content.length > KEEP_TEXT_CHARS) {
-    content = truncateHeadTail(content, KEEP_TEXT_CHARS, 'older text shortened to save context').text;
+  if (content.length > KEEP_TEXT_CHARS && !content.includes(`; ${SHORTENED_NOTE} ...]`)) {
+    content = truncateHeadTail(content, KEEP_TEXT_CHARS, SHORTENED_NOTE).text;
     changed = true;
   }
   const toolCalls = message.toolCalls?.map((call) => {

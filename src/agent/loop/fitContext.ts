@@ -5,19 +5,25 @@ import type { RunSession } from './runSession';
 
 /** Default share of the prompt budget that eliding goes down to (see `AgentLimits.contextLowWater`). */
 export const DEFAULT_LOW_WATER = 0.5;
+/** Default share of the low-water mark kept as the conversation's opening (see `AgentLimits.contextKeepHead`). */
+export const DEFAULT_KEEP_HEAD = 0.7;
 
 /**
  * Elides old outputs when system + tools + messages exceed the budget; returns the prompt's tokens.
  * Eliding goes down to the low-water mark in one batch, so the following turns only append and the
- * provider's prompt cache keeps hitting until the budget is reached again.
+ * provider's prompt cache keeps hitting until the budget is reached again; it starts after the
+ * conversation's opening, so even the request after a batch finds that opening in the cache.
  */
 export function fitContext(run: RunSession, tools: ToolSpec[]): { tokens: number; elided: boolean } {
   const toolTokens = run.tokens.countTools(tools);
   const messageTokens = run.tokens.countAll(run.messages);
   if (toolTokens + messageTokens <= run.inputTokens) return { tokens: toolTokens + messageTokens, elided: false };
+  const lowWater = lowWaterTokens(run) - toolTokens;
+  const keepHead = Math.min(1, Math.max(0, run.options.limits.contextKeepHead ?? DEFAULT_KEEP_HEAD));
   const fit = fitToBudget(run.messages, {
     maxTokens: run.inputTokens - toolTokens,
-    lowWaterTokens: lowWaterTokens(run) - toolTokens,
+    lowWaterTokens: lowWater,
+    keepHeadTokens: Math.floor(keepHead * lowWater),
     count: (message) => run.tokens.count(message),
     isProtected: (message) => isPinnedOrProtected(run, message),
     keepRecentTurns: run.keepRecentTurns,

@@ -23,6 +23,13 @@ export interface AgentLimits {
    */
   contextLowWater?: number;
   /**
+   * Share of the low-water mark kept as the conversation's opening (default 0.7): eliding starts
+   * after the first messages that fit in it and reaches them only when the rest is not enough, so
+   * the request after a batch still finds the opening in the provider's prompt cache. 0 elides
+   * oldest first from the start.
+   */
+  contextKeepHead?: number;
+  /**
    * The model's context window in tokens, when known (provider, model preset or setting). The
    * prompt budget is capped below it (room for the answer), and older turns are compacted into a
    * summary when eliding alone cannot keep the prompt under the budget.

@@ -69,6 +69,43 @@ describe('contextBudget', () => {
     assert.equal(justFit.elidedOutputs, 1);
   });
 
+  it('keeps the opening (keepHeadTokens) while the rest is enough: a batch rewrites history only after it', () => {
+    const { messages, options } = conversation(10);
+    const total = tokens.countAll(messages);
+    const budget = total - 10;
+    const lowWater = Math.floor(budget * 0.6);
+    // The opening: system, plan, task and the first two turns.
+    const head = tokens.countAll(messages.slice(0, 7));
+    const result = fitToBudget(messages, { ...options(budget), lowWaterTokens: lowWater, keepHeadTokens: head });
+    assert.ok(result.tokensAfter <= lowWater);
+    for (let i = 0; i < 7; i++) assert.equal(result.messages[i], messages[i], `opening message ${i} is the same object`);
+    const outputs = result.messages.filter((m) => m.role === 'tool').map((m) => m.content.startsWith(ELIDED_PREFIX));
+    assert.deepEqual(outputs.slice(0, 3), [false, false, true], 'eliding starts right after the opening');
+    assert.deepEqual(outputs.slice(-2), [false, false], 'the recent turns stay whole');
+    // The next batch starts where this one did: the opening and the earlier markers are unchanged.
+    const grown = [...result.messages];
+    for (let i = 11; i <= 20; i++) {
+      grown.push({ role: 'assistant', content: `Reading file ${i}.`, toolCalls: [{ id: `c${i}`, name: 'read_file', arguments: JSON.stringify({ path: `f${i}.txt` }) }] });
+      grown.push({ role: 'tool', toolCallId: `c${i}`, name: 'read_file', content: `file ${i}: ${filler(400)}` });
+    }
+    const next = fitToBudget(grown, { ...options(budget), lowWaterTokens: lowWater, keepHeadTokens: head });
+    assert.ok(tokens.countAll(grown) > budget && next.elidedOutputs > 0);
+    const firstChanged = next.messages.findIndex((m, i) => m !== grown[i]);
+    assert.ok(firstChanged > 7, `the second batch changes nothing before the first one's markers (first change at ${firstChanged})`);
+  });
+
+  it('elides the opening too when the prompt does not fit without it', () => {
+    const { messages, options } = conversation(6);
+    const everything = tokens.countAll(messages);
+    const result = fitToBudget(messages, { ...options(Math.floor(everything / 4)), keepHeadTokens: everything });
+    const outputs = result.messages.filter((m) => m.role === 'tool').map((m) => m.content.startsWith(ELIDED_PREFIX));
+    assert.deepEqual(outputs, [true, true, true, true, false, false]);
+    // With room to spare, the same opening is kept.
+    const roomy = fitToBudget(messages, { ...options(everything - 10), keepHeadTokens: tokens.countAll(messages.slice(0, 5)) });
+    assert.equal(roomy.messages[4], messages[4], 'the first output is in the kept opening');
+    assert.equal(roomy.elidedOutputs, 1);
+  });
+
   it('keeps the system prompt, task, pinned messages and the latest turns whole, and every call paired', () => {
     const { messages, options, system, plan, task } = conversation(6);
     const result = fitToBudget(messages, options(1));
@@ -113,6 +150,15 @@ describe('contextBudget', () => {
     const once = fitToBudget(messages, options(1));
     const twice = fitToBudget(once.messages, options(1));
     assert.equal(twice.elidedOutputs, 0);
+  });
+
+  it('does not shorten an assistant text twice (a shortened text is longer than the cut, with its note)', () => {
+    const { messages, options } = conversation(4, 10);
+    const once = fitToBudget(messages, options(1));
+    assert.ok(once.shortenedMessages >= 2);
+    const twice = fitToBudget(once.messages, options(1));
+    assert.equal(twice.shortenedMessages, 0);
+    twice.messages.forEach((m, i) => assert.equal(m, once.messages[i]));
   });
 
   it('summarises arguments on one short line', () => {
