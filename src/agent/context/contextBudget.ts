@@ -33,6 +33,8 @@ export interface BudgetOptions {
    * there on and the opening stays in the provider's prompt cache from one batch to the next.
    */
   keepHeadTokens?: number;
+  /** The opening is elided too when eliding the rest leaves more than this (default `maxTokens`). */
+  keepHeadUnderTokens?: number;
 }
 
 /** The conversation after fitting, and what it cost. */
@@ -127,8 +129,8 @@ export function fitToBudget(messages: readonly ChatMessage[], options: BudgetOpt
   };
 
   elide(rest);
-  // The opening goes only when the prompt does not fit without it (not merely above the low-water mark).
-  if (total > options.maxTokens) elide(head);
+  // The opening goes only when eliding the rest leaves too much (not merely more than the low-water mark).
+  if (total > (options.keepHeadUnderTokens ?? options.maxTokens)) elide(head);
 
   result.tokensAfter = total;
   result.fits = total <= options.maxTokens;

@@ -5,6 +5,8 @@ import type { RunSession } from './runSession';
 
 /** Default share of the prompt budget that eliding goes down to (see `AgentLimits.contextLowWater`). */
 export const DEFAULT_LOW_WATER = 0.5;
+/** Share of the prompt budget that, still reached after eliding, triggers a compaction (prepareContext.ts). */
+export const COMPACT_AT = 0.75;
 /** Default share of the low-water mark kept as the conversation's opening (see `AgentLimits.contextKeepHead`). */
 export const DEFAULT_KEEP_HEAD = 0.7;
 
@@ -24,6 +26,8 @@ export function fitContext(run: RunSession, tools: ToolSpec[]): { tokens: number
     maxTokens: run.inputTokens - toolTokens,
     lowWaterTokens: lowWater,
     keepHeadTokens: Math.floor(keepHead * lowWater),
+    // Keeping the opening must never be what makes a compaction necessary.
+    keepHeadUnderTokens: Math.floor(COMPACT_AT * run.inputTokens) - toolTokens,
     count: (message) => run.tokens.count(message),
     isProtected: (message) => isPinnedOrProtected(run, message),
     keepRecentTurns: run.keepRecentTurns,

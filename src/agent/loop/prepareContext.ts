@@ -2,11 +2,10 @@ import { PINNED_PREFIX, SUMMARY_PREFIX } from '../context/compaction';
 import type { ContextParts } from '../../shared/events';
 import type { ToolSpec } from '../model/types';
 import { compactContext, undoCompaction } from './compactContext';
-import { fitContext } from './fitContext';
+import { COMPACT_AT, fitContext } from './fitContext';
 import type { RunSession } from './runSession';
 
-/** Share of the prompt budget that, still reached after eliding, triggers a compaction. */
-export const COMPACT_AT = 0.75;
+export { COMPACT_AT };
 
 /**
  * Readies the context for the next model call: applies the user's requests (compact now, undo a
