@@ -107,7 +107,7 @@ describe('contextBudget', () => {
     // It fits without eliding the opening, but above `keepHeadUnderTokens` (where a compaction would start): the opening goes.
     const opening = tokens.countAll(messages.slice(0, 5));
     const capped = fitToBudget(messages, { ...options(everything - 10), lowWaterTokens: opening, keepHeadTokens: opening, keepHeadUnderTokens: opening + 1 });
-    assert.ok(capped.messages[4]!.content.startsWith(ELIDED_PREFIX), 'the opening's output is elided');
+    assert.ok(capped.messages[4]!.content.startsWith(ELIDED_PREFIX), 'the output in the opening is elided');
   });
 
   it('keeps the system prompt, task, pinned messages and the latest turns whole, and every call paired', () => {
