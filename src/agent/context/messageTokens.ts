@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolSpec } from '../model/types';
-import { countMessageTokens, type TokenCounter } from './tokenCounter';
+import { countMessageTokens, REPLY_PRIMING, toolAsSent, type TokenCounter } from './tokenCounter';
 
 /**
  * Token counts cached per message and per tool spec object, so a loop turn only tokenises what is
@@ -29,13 +29,13 @@ export class MessageTokenCache {
     return total;
   }
 
-  /** Tokens of the tool schemas as sent; each spec object is tokenised once. */
+  /** Tokens of a request's fixed part (tool schemas as sent, the reply's priming; see countToolTokens); each spec object is tokenised once. */
   countTools(specs: readonly ToolSpec[]): number {
-    let total = 0;
+    let total = REPLY_PRIMING;
     for (const spec of specs) {
       let tokens = this.specs.get(spec);
       if (tokens === undefined) {
-        tokens = this.counter.count(JSON.stringify(spec)) + 1;
+        tokens = this.counter.count(toolAsSent(spec)) + 1;
         this.specs.set(spec, tokens);
       }
       total += tokens;
