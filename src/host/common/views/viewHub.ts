@@ -117,10 +117,12 @@ export class ViewHub {
   /** Shows `runId` in every webview from its first stored envelope; later `publish` calls stream into it. */
   startRun(runId: string, task: string): void {
     this.shownRunId = runId;
-    this.tasks.set(runId, task);
+    // A run is named by its first task: a follow-up (the same run, continued) keeps the title.
+    if (!this.tasks.has(runId)) this.tasks.set(runId, task);
     this.updateActive();
     if (this.review && this.review.runId !== undefined && this.review.runId !== runId) this.review = undefined;
-    for (const [port, state] of this.ports) if (state.ready) this.resetPort(port, state);
+    // A webview already showing this run keeps what it has (a follow-up's events just continue below).
+    for (const [port, state] of this.ports) if (state.ready && state.runId !== runId) this.resetPort(port, state);
     this.schedule();
   }
 

@@ -8,7 +8,8 @@ import { resumeTask } from '../../../agent/flow/resumeTask';
 import type { ContextRequest } from '../../../agent/context/contextControl';
 import type { ApprovalDecision } from '../../../agent/ports';
 import type { UndoReport } from '../editor/undoTaskEdits';
-import { launchRun, taskOptions, type ActiveRun, type LaunchHost, type RunBody } from './runLauncher';
+import { launchRun, taskOptions, type ActiveRun, type LaunchHost, type RunBody, type ThreadContinuation } from './runLauncher';
+import { taskWords } from '../../../shared/attachedContext';
 import { RunInteractions } from './runInteractions';
 import { RunRecords } from './runRecords';
 import type { RunRecord, StartOptions, TaskControllerDeps } from './taskControllerTypes';
@@ -103,15 +104,22 @@ export class TaskController implements vscode.Disposable {
   }
 
   /**
-   * Resumes a stored task with a new instruction (the core's `resumeTask`): a planned task goes on
-   * from its plan, a direct one from its conversation. Refused (nothing starts) for an unknown run.
+   * Follows up on a stored task with a new instruction (the core's `resumeTask`: an unfinished plan
+   * goes on from its plan, a finished plan or a direct task answers in the same conversation). The
+   * follow-up is the same task: its events continue the task's run (same id, later `seq`), so the
+   * history keeps one entry and the views keep the plan and report, the follow-up below them.
+   * Refused (nothing starts) for an unknown run.
    */
   async resume(fromRunId: string, text: string): Promise<string | undefined> {
+    if (this.refuseWhileRunning()) return undefined;
     const history = await this.records.taskHistory(fromRunId);
-    if (!history.some((e) => e.type === 'run_started')) {
+    const started = history.find((e) => e.type === 'run_started');
+    if (started?.type !== 'run_started') {
       void vscode.window.showWarningMessage(vscode.l10n.t('This run has no stored events to resume from.'));
       return undefined;
     }
+    if (this.records.shown !== fromRunId) await this.records.reopen(fromRunId);
+    const thread = { runId: fromRunId, firstSeq: await this.deps.history.nextSeq(fromRunId), title: taskWords(started.task) };
     return this.launch(text, false, async (ctx) =>
       resumeTask({
         ...taskOptions(ctx),
@@ -120,7 +128,7 @@ export class TaskController implements vscode.Disposable {
         instruction: await expandMentions(text, vscodeMentionResolver(ctx.workspace), ctx.signal),
         ...this.reportSink(),
       }),
-    );
+    thread);
   }
 
   /**
@@ -183,11 +191,11 @@ export class TaskController implements vscode.Disposable {
     return true;
   }
 
-  private async launch(task: string, fromPalette: boolean, body: RunBody): Promise<string | undefined> {
+  private async launch(task: string, fromPalette: boolean, body: RunBody, thread?: ThreadContinuation): Promise<string | undefined> {
     if (this.refuseWhileRunning()) return undefined;
     this.launching = true;
     try {
-      return await launchRun(this.launchHost(), task, fromPalette, body);
+      return await launchRun(this.launchHost(), task, fromPalette, body, thread);
     } finally {
       this.launching = false;
     }
