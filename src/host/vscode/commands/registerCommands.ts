@@ -32,6 +32,8 @@ export const COMMAND_IDS = [
   'stepwise.undoTaskEdits',
   'stepwise.acceptEdit',
   'stepwise.rejectEdit',
+  'stepwise.keepEdit',
+  'stepwise.undoEdit',
   'stepwise.restartMcpServer',
   'stepwise.runMcpPrompt',
   'stepwise.reviewMcpConfig',
@@ -212,20 +214,27 @@ function editCommands(deps: CommandDeps, register: Register): vscode.Disposable[
       else void vscode.window.showInformationMessage(message);
       return report;
     }),
-    register('stepwise.acceptEdit', (arg) => {
-      const callId = reviewCallId(deps.diffReview, arg);
-      return callId ? controller.decideApproval(callId, { approved: true }) : false;
-    }),
-    register('stepwise.rejectEdit', async (arg) => {
-      const callId = reviewCallId(deps.diffReview, arg);
-      if (!callId) return false;
-      const reason = typeof arg === 'string' ? arg : undefined;
-      return controller.decideApproval(callId, { approved: false, ...(reason ? { reason } : {}) });
-    }),
+    register('stepwise.acceptEdit', (arg) => acceptEdit(deps, arg)),
+    register('stepwise.rejectEdit', (arg) => rejectEdit(deps, arg)),
+    // The review editor's labelled title actions (and Ctrl+Enter / Ctrl+Backspace there).
+    register('stepwise.keepEdit', (arg) => acceptEdit(deps, arg)),
+    register('stepwise.undoEdit', (arg) => rejectEdit(deps, arg)),
     register('stepwise.compactContext', () => controller.requestContext({ kind: 'compact' })),
     register('stepwise.undoCompaction', () => controller.requestContext({ kind: 'undoCompaction' })),
     ...registerCheckpointCommands(deps.checkpoints),
   ];
+}
+
+function acceptEdit(deps: CommandDeps, arg: unknown): boolean {
+  const callId = reviewCallId(deps.diffReview, arg);
+  return callId ? deps.controller.decideApproval(callId, { approved: true }) : false;
+}
+
+function rejectEdit(deps: CommandDeps, arg: unknown): boolean {
+  const callId = reviewCallId(deps.diffReview, arg);
+  if (!callId) return false;
+  const reason = typeof arg === 'string' ? arg : undefined;
+  return deps.controller.decideApproval(callId, { approved: false, ...(reason ? { reason } : {}) });
 }
 
 /** Intents that are exactly a command of ours. */
@@ -272,6 +281,9 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
       return;
     case 'showPanel':
       deps.showPanel();
+      return;
+    case 'revealReview':
+      await deps.diffReview.reveal(intent.callId);
       return;
     case 'openRun':
       deps.showPanel();
