@@ -104,7 +104,7 @@ describe('tasks in the real editor', function () {
     assert.equal(editor.document.isDirty, false);
 
     // 5. "Undo This Task's Edits" restores changed files and deletes created ones
-    const report = await vscode.commands.executeCommand<UndoReport>('stepwise.undoTaskEdits', runId);
+    const report = await vscode.commands.executeCommand<UndoReport>('stepwise.undoTaskEdits', runId, { confirmed: true });
     assert.deepEqual(report.restored, ['src/greet.js']);
     assert.deepEqual(report.deleted, ['src/created.txt']);
     assert.deepEqual(report.skipped, []);

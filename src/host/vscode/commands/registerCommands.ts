@@ -1,4 +1,5 @@
-import { registerCheckpointCommands, taskStartCheckpoint, undoFromCheckpoints, type CheckpointCommandDeps } from '../checkpoints/checkpointCommands';
+import { registerCheckpointCommands, type CheckpointCommandDeps } from '../checkpoints/checkpointCommands';
+import { undoTaskCommand } from './undoTaskCommand';
 import * as vscode from 'vscode';
 import type { ContextRequest } from '../../../agent/context/contextControl';
 import type { WebviewIntent } from '../../../shared/webviewProtocol';
@@ -15,7 +16,7 @@ import type { ApiKeyStore } from '../secrets/apiKeyStore';
 import type { WebKeyStore } from '../secrets/webKeyStore';
 import { setWebSearchKey } from '../web/webSearchKeyCommand';
 import type { TaskController } from '../task/taskController';
-import { describeUndo, selectionTask } from './commandText';
+import { selectionTask } from './commandText';
 
 /** Every command the extension contributes (package.json `contributes.commands`). */
 export const COMMAND_IDS = [
@@ -200,20 +201,7 @@ function keyCommands(deps: CommandDeps, register: Register): vscode.Disposable[]
 function editCommands(deps: CommandDeps, register: Register): vscode.Disposable[] {
   const { controller } = deps;
   return [
-    register('stepwise.undoTaskEdits', async (arg) => {
-      // With checkpoints, undo is a restore to the start of the task (it survives a reload and covers commands' changes).
-      const runId = typeof arg === 'string' ? arg : controller.currentRunId;
-      const fromCheckpoints = runId && (await taskStartCheckpoint(deps.checkpoints, runId)) ? await undoFromCheckpoints(deps.checkpoints, runId) : undefined;
-      const report = fromCheckpoints ?? (await controller.undo(typeof arg === 'string' ? arg : undefined));
-      if (!report) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('This task made no edits that can be undone.'));
-        return report;
-      }
-      const { message, warning } = describeUndo(report);
-      if (warning) void vscode.window.showWarningMessage(message);
-      else void vscode.window.showInformationMessage(message);
-      return report;
-    }),
+    register('stepwise.undoTaskEdits', (arg, options) => undoTaskCommand(deps, arg, options)),
     register('stepwise.acceptEdit', (arg) => acceptEdit(deps, arg)),
     register('stepwise.rejectEdit', (arg) => rejectEdit(deps, arg)),
     // The review editor's labelled title actions (and Ctrl+Enter / Ctrl+Backspace there).

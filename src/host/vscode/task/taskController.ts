@@ -10,6 +10,7 @@ import type { ApprovalDecision } from '../../../agent/ports';
 import type { UndoReport } from '../editor/undoTaskEdits';
 import { launchRun, taskOptions, type ActiveRun, type LaunchHost, type RunBody, type ThreadContinuation } from './runLauncher';
 import { taskWords } from '../../../shared/attachedContext';
+import { EVENT_VERSION, type EventEnvelope } from '../../../shared/events';
 import { RunInteractions } from './runInteractions';
 import { RunRecords } from './runRecords';
 import type { RunRecord, StartOptions, TaskControllerDeps } from './taskControllerTypes';
@@ -171,12 +172,37 @@ export class TaskController implements vscode.Disposable {
     return this.interactions.decideApproval(callId, decision, always);
   }
 
-  /** Restores the files a run changed (default: the run shown now, else the last run with edits). */
-  async undo(runId?: string): Promise<UndoReport | undefined> {
+  /**
+   * Restores the files a run changed (default: the run shown now, else the last run with edits),
+   * from its journal, leaving `keep` (the task's report) alone, once `confirm` said yes with the
+   * files it would change. `'declined'` when the user said no.
+   */
+  async undo(runId: string | undefined, guard: { keep: readonly string[]; confirm: (paths: readonly string[]) => Promise<boolean> }): Promise<UndoReport | 'declined' | undefined> {
     const record = this.records.undoTarget(runId);
     if (!record) return undefined;
-    if (this.active?.runId === record.runId) this.stop();
-    return this.records.undo(record);
+    const paths = record.journal.list().map((e) => e.path).filter((p) => !guard.keep.includes(p));
+    if (paths.length === 0) return undefined;
+    if (!(await guard.confirm(paths))) return 'declined';
+    if (this.active?.runId === record.runId) {
+      this.stop();
+      await this.whenIdle();
+    }
+    return this.records.undo(record, guard.keep);
+  }
+
+  /**
+   * Adds a note to a stored task's timeline (its history and the views), after its last event:
+   * e.g. which files an undo put back. Not while the task runs (its own events own the sequence).
+   */
+  async noteOnTask(runId: string, message: string): Promise<boolean> {
+    if (this.active?.runId === runId) return false;
+    const seq = await this.deps.history.nextSeq(runId);
+    if (seq === 0) return false;
+    const envelope: EventEnvelope = { v: EVENT_VERSION, seq, runId, ts: this.deps.clock.now(), event: { type: 'notice', level: 'info', code: 'other', message } };
+    this.deps.history.append(envelope);
+    this.deps.views.publish(envelope);
+    await this.deps.history.flush();
+    return true;
   }
 
   /** Shows a stored run in the views (read-only replay of its events). */
