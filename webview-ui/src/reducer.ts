@@ -246,7 +246,10 @@ function foldIntoOutcome(items: readonly Item[], event: AgentEventOf<'run_finish
   const reason = event.reason ?? '';
   const ending = tail.filter((i): i is Extract<Item, { kind: 'error' }> => i.kind === 'error' && reason !== '' && reason.includes(i.message));
   const lastText = [...tail].reverse().find((i): i is TextItem => i.kind === 'text');
-  const repeats = event.summary !== undefined && lastText !== undefined && lastText.text.trim() === event.summary.trim();
+  const summary = event.summary?.trim() ?? '';
+  // The answer is said once: not again when the streamed text or the report just above already says it.
+  const report = [...tail].reverse().find((i): i is Extract<Item, { kind: 'report' }> => i.kind === 'report');
+  const repeats = summary !== '' && ((lastText !== undefined && lastText.text.trim() === summary) || (report !== undefined && report.markdown.includes(summary)));
   const changed = tail.some((i) => i.kind === 'tool' && CHANGING_TOOLS.has(i.name) && (i.status === 'done' || i.status === 'failed'));
   return {
     items: ending.length ? [...items.slice(0, start), ...tail.filter((i) => !ending.includes(i as never))] : items,
