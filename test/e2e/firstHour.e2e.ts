@@ -58,7 +58,12 @@ async function approveControls(frame: Frame | undefined): Promise<number> {
 
 /** The review editor's labelled Keep actions on screen. */
 function keepActions(page: Page) {
-  return page.locator('.editor-actions .action-item a.action-label', { hasText: /^Keep$/ });
+  return titleAction(page, 'Keep');
+}
+
+/** A labelled action of the editor title bar (its text starts with the label; a keybinding may follow). */
+function titleAction(page: Page, label: string) {
+  return page.locator('.editor-actions .action-item', { hasText: new RegExp(`^${label}`) });
 }
 
 /** Every approve control on screen: both webviews (sidebar, panel) and the review editor's title bar. */
@@ -80,8 +85,7 @@ async function atMostOne(page: Page, when: string): Promise<{ sidebar: number; p
 async function reviewOf(page: Page, file: string): Promise<void> {
   await until(`the review of ${file}`, async () => {
     const shown = await atMostOne(page, `waiting for the review of ${file}`);
-    const tab = await page.locator('.tabs-container .tab.active').first().textContent().catch(() => '');
-    return shown.editor === 1 && (tab ?? '').includes(path.basename(file));
+    return shown.editor === 1 && (await page.locator('.tabs-container .tab.active', { hasText: path.basename(file) }).count()) > 0;
   }, 90_000);
 }
 
@@ -129,7 +133,8 @@ describe('The first hour: a planned task with an edit and a failing test, then a
     assert.equal(await page.locator('.monaco-diff-editor').filter({ visible: true }).count() > 0, true, 'an existing file is reviewed as a diff');
     const pointer = await until('the pointer to the review editor', async () => (await textOf(await panelFrame(page))).includes('Review the change in the editor'));
     assert.ok(pointer);
-    assert.equal(await page.locator('.editor-actions .action-item a.action-label', { hasText: /^Undo$/ }).filter({ visible: true }).count(), 1, 'a labelled Undo beside Keep');
+    assert.equal(await titleAction(page, 'Undo').filter({ visible: true }).count(), 1, 'a labelled Undo beside Keep');
+    console.log('[firstHour] editor title actions:', await page.locator('.editor-actions').first().innerHTML().catch(() => '?'));
     await screenshots(page, 'firsthour-edit-review');
     await keepActions(page).first().click();
 
@@ -178,7 +183,8 @@ describe('The first hour: a planned task with an edit and a failing test, then a
 
   it('keeps a follow-up in the same history entry and view: plan and report stay, the answer below', async () => {
     const page = wb!.page;
-    const sidebar = await openSidebar(page);
+    // The sidebar is still open (clicking its activity bar icon again would close it).
+    const sidebar = await frameWith(page, '[data-role="task-input"]', 5_000).catch(() => openSidebar(page));
     const input = sidebar.locator('[data-role="task-input"]');
     await input.fill(FOLLOW_UP);
     await input.press('Enter');
