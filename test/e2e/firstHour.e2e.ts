@@ -45,11 +45,11 @@ function script(request: RecordedRequest): FakeTurn {
   return answer ?? { status: 400, body: { error: { message: `firstHour fake: nothing scripted for ${caller} turn ${turn}`, type: 'invalid_request_error' } } };
 }
 
-/** Visible approve / keep controls in a webview frame (0 while it reloads). */
+/** Visible Approve buttons in a webview frame, one per approval prompt ("Always allow" is a variant of it); 0 while it reloads. */
 async function approveControls(frame: Frame | undefined): Promise<number> {
   if (!frame) return 0;
   try {
-    return await frame.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('[data-action="approve"], [data-action="always"]'))
+    return await frame.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('[data-action="approve"]'))
       .filter((el) => el.offsetParent !== null && !el.closest('[hidden]')).length);
   } catch {
     return 0;
@@ -167,12 +167,18 @@ describe('The first hour: a planned task with an edit and a failing test, then a
     const panelText = await textOf(panel);
     assert.equal(occurrences(panelText, REPORT_SUMMARY), 1, 'the final answer appears once in the panel');
     assert.equal(occurrences(await textOf(sidebar), REPORT_SUMMARY), 1, 'the final answer appears once in the sidebar');
-    assert.equal(occurrences(panelText, 'greet() now says Hi; NOTES.md added.'), 1, "a step's summary appears once");
+    // A step's summary: under its header in the timeline, not in the plan column, the finish card or the outcome
+    // (the saved report lists the steps too: that document stands on its own).
+    const stepSummary = 'greet() now says Hi; NOTES.md added.';
+    assert.ok(!((await panel.locator('[data-role="plan"]').innerText()).includes(stepSummary)), 'not repeated in the plan column');
+    assert.equal(await panel.locator('.step-summary', { hasText: stepSummary }).count(), 1, 'once under its step header');
+    assert.ok(occurrences(panelText, stepSummary) <= 2, "a step's summary: its header and the report at most");
     assert.doesNotMatch(panelText, /Turn \d+ of \d+/);
     assert.equal(await panel.locator('.tool-name', { hasText: /^finish$/ }).count(), 0, 'no finish cards');
 
     // 4. Four themes, with the card bodies open so the diff and the failed command are in the picture.
     if (!(await command.evaluate((d) => (d as HTMLDetailsElement).open))) await command.locator('summary').click();
+    await hideBottomPanel(page);
     for (const theme of ['Light Modern', 'Dark Modern', 'Light High Contrast', 'Dark High Contrast']) {
       await pickColorTheme(page, theme);
       const kind = theme.includes('High Contrast') ? (theme.startsWith('Light') ? 'vscode-high-contrast-light' : 'vscode-high-contrast') : theme.startsWith('Light') ? 'vscode-light' : 'vscode-dark';
@@ -188,7 +194,14 @@ describe('The first hour: a planned task with an edit and a failing test, then a
     const input = sidebar.locator('[data-role="task-input"]');
     await input.fill(FOLLOW_UP);
     await input.press('Enter');
-    await until('the follow-up answer in the panel', async () => (await textOf(await panelFrame(page))).includes(FOLLOW_UP_ANSWER), 90_000);
+    await until('the follow-up answer in the sidebar', async () => (await textOf(sidebar)).includes(FOLLOW_UP_ANSWER), 90_000);
+    // The timelines are windowed: bring the panel's end into view (it stopped following when a card was opened).
+    await until('the follow-up answer in the panel', async () => {
+      const frame = await panelFrame(page);
+      const jump = frame.locator('[data-action="jump"]');
+      if (await jump.isVisible().catch(() => false)) await jump.click().catch(() => undefined);
+      return (await textOf(frame)).includes(FOLLOW_UP_ANSWER);
+    }, 60_000);
     await until('the follow-up to finish', async () => !(await textOf(sidebar)).includes('Running'), 60_000).catch(() => undefined);
     const panel = await panelFrame(page);
     const text = await textOf(panel);
