@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus } from '../../src/shared/events';
+import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus, Usage } from '../../src/shared/events';
 import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
 import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomes';
@@ -36,7 +36,8 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
   switch (event.type) {
     case 'run_started': {
       const words = taskWords(event.task);
-      const v = closeText({ ...view, state: 'RUNNING', model: event.model, task: view.task ?? words, outcome: undefined, turnTextId: undefined });
+      // A follow-up continues the task: its usage counts from zero, shown on top of what came before.
+      const v = closeText({ ...view, state: 'RUNNING', model: event.model, task: view.task ?? words, outcome: undefined, turnTextId: undefined, usageBase: view.usage });
       return append(v, { kind: 'task', id: `task:${seq}`, text: words });
     }
     case 'state':
@@ -92,8 +93,10 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       }));
       return { ...v, pending: v.pending.filter((p) => p !== id) };
     }
-    case 'usage':
-      return event.cost ? { ...view, usage: event.total, cost: event.cost } : { ...view, usage: event.total };
+    case 'usage': {
+      const usage = view.usageBase ? addUsage(view.usageBase, event.total) : event.total;
+      return event.cost ? { ...view, usage, cost: event.cost } : { ...view, usage };
+    }
     case 'rules_loaded':
       return { ...view, rules: event.files };
     case 'context':
@@ -148,6 +151,14 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'checkpoint':
       return checkpointTaken(view, event);
   }
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  const cached = (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0);
+  return {
+    promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens,
+    ...(cached ? { cachedTokens: cached } : {}),
+  };
 }
 
 function textDelta(view: RunView, text: string, seq: number): RunView {

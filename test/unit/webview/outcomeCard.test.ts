@@ -41,6 +41,18 @@ describe('outcome card: one card per moment', () => {
     assert.equal(outcomeOf(v.items.slice(2)).summary, undefined, 'the follow-up answer is shown once');
   });
 
+  it("a follow-up's token usage adds to the task's", () => {
+    const u = (total: number) => ({ promptTokens: total - 1, completionTokens: 1, totalTokens: total });
+    const v = view([
+      { type: 'usage', usage: u(100), total: u(100) },
+      { type: 'run_finished', outcome: 'finished', turns: 1 },
+      { type: 'run_started', task: 'And then?', workspace: '/w', model: 'm', resumedFrom: RUN },
+      { type: 'usage', usage: u(30), total: u(30) },
+      { type: 'usage', usage: u(20), total: u(50) },
+    ]);
+    assert.deepEqual(v.usage, { promptTokens: 148, completionTokens: 2, totalTokens: 150 });
+  });
+
   it('a finish summary that says something new is kept', () => {
     const v = view([
       { type: 'assistant_message', text: 'Reading.', toolCalls: [] },
