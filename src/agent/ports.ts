@@ -138,6 +138,12 @@ export interface ApprovalRequest {
   paths?: string[];
   /** Why the policy asks although the category is auto-approved (a protected path, a hidden command). */
   askReason?: string;
+  /**
+   * Called by the approver just before it asks a person (idempotent): only then is the request
+   * shown as waiting. A decision made without a person is recorded after it, so an auto-approved
+   * call never flashes approve buttons.
+   */
+  announce?: () => void;
 }
 
 /** The user's answer; a rejection may carry the reason, which the model sees. */

@@ -74,7 +74,13 @@ export class HistoryStore {
     }
   }
 
-  /** The most recent runs first (by file time), at most `limit`. */
+  /** The `seq` after the last stored envelope of a run (0 for an unknown run): where a follow-up's events continue. */
+  async nextSeq(runId: string): Promise<number> {
+    const envelopes = await this.read(runId);
+    return envelopes.reduce((max, e) => Math.max(max, e.seq + 1), 0);
+  }
+
+  /** The most recent tasks first (by file time), at most `limit`. */
   async list(limit = 50): Promise<HistoryEntry[]> {
     await this.flush();
     let names: string[];
@@ -87,7 +93,7 @@ export class HistoryStore {
       names.map(async (name) => ({ name, mtime: (await stat(path.join(this.folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
     );
     dated.sort((a, b) => b.mtime - a.mtime);
-    const entries: HistoryEntry[] = [];
+    const runs: ThreadRun[] = [];
     for (const { name } of dated.slice(0, limit)) {
       const runId = name.slice(0, -'.jsonl'.length);
       if (!RUN_ID.test(runId)) continue;
@@ -95,13 +101,55 @@ export class HistoryStore {
       const started = envelopes.find((e) => e.event.type === 'run_started');
       if (!started || started.event.type !== 'run_started') continue;
       const finished = envelopes.findLast((e) => e.event.type === 'run_finished');
-      entries.push({
+      runs.push({
         runId,
         task: taskWords(started.event.task),
         ts: started.ts,
+        ...(started.event.resumedFrom && started.event.resumedFrom !== runId ? { resumedFrom: started.event.resumedFrom } : {}),
         ...(finished && finished.event.type === 'run_finished' ? { outcome: finished.event.outcome } : {}),
       });
     }
+    const entries = groupThreads(runs);
     return entries;
   }
+}
+
+/** One stored run as the history list sees it (`resumedFrom`: the run it followed up, when in another file). */
+export interface ThreadRun extends HistoryEntry {
+  resumedFrom?: string;
+}
+
+/**
+ * One entry per conversation: a follow-up continues its task's own file, but older follow-ups were
+ * stored as runs of their own (`run_started.resumedFrom`); those fold into the entry of their root
+ * run, which takes the outcome of the thread's latest run. Order (most recent first) is kept by root.
+ */
+export function groupThreads(runs: readonly ThreadRun[]): HistoryEntry[] {
+  const byId = new Map(runs.map((r) => [r.runId, r]));
+  const rootOf = (run: ThreadRun): ThreadRun => {
+    let current = run;
+    // A cycle (a forged or broken file) stops at the run before the repeat.
+    const seen = new Set([run.runId]);
+    while (current.resumedFrom && byId.has(current.resumedFrom) && !seen.has(current.resumedFrom)) {
+      current = byId.get(current.resumedFrom)!;
+      seen.add(current.runId);
+    }
+    return current;
+  };
+  const latest = new Map<string, ThreadRun>();
+  for (const run of runs) {
+    const root = rootOf(run);
+    const seen = latest.get(root.runId);
+    if (!seen || run.ts > seen.ts) latest.set(root.runId, run);
+  }
+  const entries: HistoryEntry[] = [];
+  const listed = new Set<string>();
+  for (const run of runs) {
+    const root = rootOf(run);
+    if (listed.has(root.runId)) continue;
+    listed.add(root.runId);
+    const last = latest.get(root.runId)!;
+    entries.push({ runId: root.runId, task: root.task, ts: root.ts, ...(last.outcome ? { outcome: last.outcome } : {}) });
+  }
+  return entries;
 }

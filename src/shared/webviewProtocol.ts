@@ -42,6 +42,8 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   /** The user typed `@query` in the chat box: the host answers with `mentionSuggestions`. */
   z.object({ type: z.literal('suggestMentions'), query: z.string().max(200) }),
   z.object({ type: z.literal('showPanel') }),
+  /** Bring the diff editor of a pending edit's review to the front (it holds the edit's Keep / Undo). */
+  z.object({ type: z.literal('revealReview'), callId: id }),
   z.object({ type: z.literal('openRun'), runId: id }),
   z.object({ type: z.literal('resumeRun'), runId: id, text: text.trim().min(1) }),
   z.object({ type: z.literal('retryStep'), stepId: id }),
@@ -101,6 +103,14 @@ export const HostStatus = z.object({
    * slash; images a report links to are loaded from under it. Set per webview by the views.
    */
   workspaceUri: z.string().max(8_192).optional(),
+  /**
+   * Which webview shows the approvals and questions the run waits for: the one the user is looking
+   * at (the panel while it is visible, else the sidebar), so each prompt is answerable in exactly
+   * one place. Set per status by the host; absent = the sidebar.
+   */
+  promptsIn: WebviewKind.optional(),
+  /** The plan mode of the settings: the chat box returns to it after each task. */
+  planMode: PlanMode.optional(),
   /** A web search provider is configured (`web_search` is offered); `false` lets the sidebar say how to add one. */
   webSearch: z.boolean().optional(),
 });

@@ -129,6 +129,9 @@ describe('Stepwise in a real VS Code workbench (code-server + chromium)', functi
     const input = sidebar.locator('[data-role="task-input"]');
     await input.fill(text);
     await input.press('Enter');
+    // A direct task opens no panel by itself: the sidebar's button opens it (once; it then follows the shown task).
+    await until(`the sidebar to show "${text}"`, async () => (await textOf(sidebar)).includes(text));
+    if (!(await panelHas('[data-role="task-title"]'))) await sidebar.locator('[data-action="show-panel"]').click();
     await until(`the panel to show "${text}"`, async () => (await panelText()).includes(text));
   }
 
@@ -137,8 +140,8 @@ describe('Stepwise in a real VS Code workbench (code-server + chromium)', functi
     assert.equal(readFileSync(greet, 'utf8'), ORIGINAL);
     await submitTask('Make the greeting friendlier');
 
-    // The edit waits for approval in a diff editor with Accept / Reject in its title bar.
-    const accept = wb.page.locator('.editor-actions [aria-label*="Accept Edit"]').first();
+    // The edit waits for approval in a diff editor with labelled Keep / Undo in its title bar.
+    const accept = wb.page.locator('.editor-actions .action-item', { hasText: /^Keep/ }).first();
     await accept.waitFor({ timeout: 60_000 });
     assert.equal(readFileSync(greet, 'utf8'), ORIGINAL, 'nothing is written before approval');
     // Meanwhile the panel (beside the diff) shows the streamed text and the tool cards.
@@ -153,7 +156,13 @@ describe('Stepwise in a real VS Code workbench (code-server + chromium)', functi
 
     // "Undo" on the outcome card restores the file.
     await (await panelFrame(wb.page)).locator('.outcome-finished [data-action="undo"]').click();
+    // It asks first, saying how many files.
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match((await dialog.textContent()) ?? '', /1 file/);
+    await dialog.locator('a.monaco-button', { hasText: 'Undo Changes' }).click();
     await until('greet.js restored', () => readFileSync(greet, 'utf8') === ORIGINAL);
+    await until('the timeline says what was undone', async () => (await panelText()).includes('Undone: src/greet.js'));
   });
 
   it('stops a long-running command and leaves no process behind', async () => {

@@ -94,6 +94,8 @@ export class Composer {
       : this.post({ type: 'submitTask', text, planMode: this.planSelect.value as PlanMode });
     if (!sent) return;
     this.textarea.value = '';
+    // A plan mode picked here is for this task; the next one starts from the settings' mode again.
+    if (runId === undefined) this.planSelect.value = this.state.status.planMode ?? 'auto';
     this.persist();
   }
 

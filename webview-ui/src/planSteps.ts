@@ -2,7 +2,6 @@ import type { WebviewIntent } from '../../src/shared/webviewProtocol';
 import { canRetryStep } from '../../src/shared/vocabulary';
 import { button, clip, h, replaceChildren } from './dom';
 import { icon, stepIcon } from './icons';
-import { renderMarkdown } from './markdown';
 import type { AppState } from './store';
 import type { PlanStepView, PlanView } from './viewModel';
 
@@ -68,8 +67,9 @@ export class PlanSteps {
         h('div', { class: 'step-line' }, h('span', { class: 'step-title' }, step.title),
           h('span', { class: ['badge', `badge-${step.status}`] }, t(`step.${step.status}`))),
         h('div', { class: 'step-desc' }, h('span', { class: 'role' }, roleLabel(step.role, t)), step.description ? ` ${clip(step.description, 300)}` : ''),
-        step.summary ? summaryBlock(step.summary) : null,
+        // The step's summary is said once, under its header in the timeline (a click here scrolls to it).
         canRetryStep(step.status) ? h('div', { class: 'buttons' }, button(t('retry'), () => this.post({ type: 'retryStep', stepId: step.id }), { icon: icon('retry'), action: 'retry' })) : null));
+    if (step.summary) li.title = clip(step.summary, 600);
     li.addEventListener('click', (event) => {
       if ((event.target as Element).closest('button')) return;
       this.onSelect(step.id);
@@ -85,11 +85,6 @@ function roleLabel(role: string, t: AppState['t']): string {
   return role === 'coder' || role === 'researcher' || role === 'reporter' || role === 'browser' ? t(`role.${role}`) : role;
 }
 
-function summaryBlock(summary: string): HTMLElement {
-  const el = h('div', { class: 'step-summary-line markdown' });
-  el.innerHTML = renderMarkdown(summary.length > 600 ? `${summary.slice(0, 600)}…` : summary);
-  return el;
-}
 
 function sameIds(a: readonly PlanStepView[], b: readonly PlanStepView[]): boolean {
   return a.length === b.length && a.every((step, i) => step.id === b[i]!.id);

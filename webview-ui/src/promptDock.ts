@@ -24,12 +24,15 @@ export class PromptDock {
     this.element.hidden = true;
   }
 
-  /** Shows exactly the pending prompts of the state's run. */
+  /**
+   * Shows exactly the pending prompts of the state's run, in the one view that holds them
+   * (`holdsPrompts`); the other view shows none, so no prompt is answerable in two places.
+   */
   render(state: AppState): void {
     const langChanged = state.lang !== this.lang;
     this.lang = state.lang;
     const wanted = new Map<string, Item>();
-    for (const id of state.run.pending) {
+    for (const id of holdsPrompts(state) ? state.run.pending : []) {
       const item = findItem(state.run.items, id);
       if (item) wanted.set(id, item);
     }
@@ -50,6 +53,7 @@ export class PromptDock {
   }
 
   private approval(item: ApprovalItem, state: AppState): HTMLElement {
+    if (item.diffPath !== undefined) return this.editPointer(item, state);
     const t = state.t;
     const reason = h('input', { type: 'text', class: 'reason-input', placeholder: t('rejectReason'), 'aria-label': t('rejectReason'), 'data-role': 'reject-reason' });
     const el = h('div', { class: 'prompt approval-prompt', 'data-call-id': item.callId, role: 'group', 'aria-label': t('approvalNeeded') });
@@ -76,6 +80,16 @@ export class PromptDock {
     return el;
   }
 
+  /** An edit is kept or undone in its diff editor (labelled, with keys): here only a pointer to it. */
+  private editPointer(item: ApprovalItem, state: AppState): HTMLElement {
+    const t = state.t;
+    const subject = h('span', { class: 'prompt-subject' }, inlineCode(item.title));
+    if (item.diffPath) markFileRef(subject, { path: item.diffPath });
+    return h('div', { class: 'prompt edit-pointer', 'data-call-id': item.callId, role: 'group', 'aria-label': t('reviewInEditor') },
+      h('div', { class: 'prompt-title' }, icon('shield'), t('reviewInEditor')), subject,
+      h('div', { class: 'buttons' }, button(t('showChange'), () => this.post({ type: 'revealReview', callId: item.callId }), { kind: 'secondary', action: 'reveal-review' })));
+  }
+
   private question(item: QuestionItem, state: AppState): HTMLElement {
     const t = state.t;
     const el = h('div', { class: 'prompt question-prompt', 'data-call-id': item.callId, role: 'group', 'aria-label': t('question') });
@@ -97,6 +111,11 @@ export class PromptDock {
     el.appendChild(h('div', { class: 'answer-row' }, input, button(t('answer'), () => answer(input.value), { kind: 'primary', action: 'answer' })));
     return el;
   }
+}
+
+/** Whether this webview shows the run's prompts (the host says which one the user is looking at). */
+export function holdsPrompts(state: Pick<AppState, 'view' | 'status'>): boolean {
+  return (state.status.promptsIn ?? 'sidebar') === state.view;
 }
 
 function findItem(items: readonly Item[], id: string): Item | undefined {

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus } from '../../src/shared/events';
+import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus, Usage } from '../../src/shared/events';
 import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
 import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomes';
@@ -36,7 +36,8 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
   switch (event.type) {
     case 'run_started': {
       const words = taskWords(event.task);
-      const v = closeText({ ...view, state: 'RUNNING', model: event.model, task: view.task ?? words, outcome: undefined, turnTextId: undefined });
+      // A follow-up continues the task: its usage counts from zero, shown on top of what came before.
+      const v = closeText({ ...view, state: 'RUNNING', model: event.model, task: view.task ?? words, outcome: undefined, turnTextId: undefined, usageBase: view.usage });
       return append(v, { kind: 'task', id: `task:${seq}`, text: words });
     }
     case 'state':
@@ -92,8 +93,10 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       }));
       return { ...v, pending: v.pending.filter((p) => p !== id) };
     }
-    case 'usage':
-      return event.cost ? { ...view, usage: event.total, cost: event.cost } : { ...view, usage: event.total };
+    case 'usage': {
+      const usage = view.usageBase ? addUsage(view.usageBase, event.total) : event.total;
+      return event.cost ? { ...view, usage, cost: event.cost } : { ...view, usage };
+    }
     case 'rules_loaded':
       return { ...view, rules: event.files };
     case 'context':
@@ -148,6 +151,14 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'checkpoint':
       return checkpointTaken(view, event);
   }
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  const cached = (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0);
+  return {
+    promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens,
+    ...(cached ? { cachedTokens: cached } : {}),
+  };
 }
 
 function textDelta(view: RunView, text: string, seq: number): RunView {
@@ -246,7 +257,10 @@ function foldIntoOutcome(items: readonly Item[], event: AgentEventOf<'run_finish
   const reason = event.reason ?? '';
   const ending = tail.filter((i): i is Extract<Item, { kind: 'error' }> => i.kind === 'error' && reason !== '' && reason.includes(i.message));
   const lastText = [...tail].reverse().find((i): i is TextItem => i.kind === 'text');
-  const repeats = event.summary !== undefined && lastText !== undefined && lastText.text.trim() === event.summary.trim();
+  const summary = event.summary?.trim() ?? '';
+  // The answer is said once: not again when the streamed text or the report just above already says it.
+  const report = [...tail].reverse().find((i): i is Extract<Item, { kind: 'report' }> => i.kind === 'report');
+  const repeats = summary !== '' && ((lastText !== undefined && lastText.text.trim() === summary) || (report !== undefined && report.markdown.includes(summary)));
   const changed = tail.some((i) => i.kind === 'tool' && CHANGING_TOOLS.has(i.name) && (i.status === 'done' || i.status === 'failed'));
   return {
     items: ending.length ? [...items.slice(0, start), ...tail.filter((i) => !ending.includes(i as never))] : items,

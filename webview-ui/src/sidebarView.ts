@@ -4,7 +4,7 @@ import { ContextGauge } from './contextGauge';
 import { button, clip, formatCount, h, replaceChildren, setShown, setText } from './dom';
 import { icon, stepIcon } from './icons';
 import { McpSection } from './mcpSection';
-import { PromptDock } from './promptDock';
+import { holdsPrompts, PromptDock } from './promptDock';
 import type { AppState, Changes } from './store';
 import { Timeline } from './timeline';
 
@@ -33,6 +33,8 @@ export class SidebarView {
   private readonly home = h('div', { class: 'home', 'data-role': 'history' });
   private readonly strip = h('button', { type: 'button', class: 'plan-strip', 'data-action': 'plan-strip' });
   private readonly dock: PromptDock;
+  /** Says that the prompts wait in the panel (shown there while the user looks at it). */
+  private readonly promptsNote = h('button', { type: 'button', class: 'prompts-note', 'data-role': 'prompts-note' });
   private readonly composer: Composer;
   private readonly mcp: McpSection;
   private readonly gauge: ContextGauge;
@@ -43,6 +45,7 @@ export class SidebarView {
     this.newTaskButton = button('', () => post({ type: 'newTask' }), { kind: 'icon', icon: icon('plus'), action: 'new-task' });
     this.panelButton = button('', () => post({ type: 'showPanel' }), { kind: 'icon', icon: icon('panel'), action: 'show-panel' });
     this.strip.addEventListener('click', () => post({ type: 'showPanel' }));
+    this.promptsNote.addEventListener('click', () => post({ type: 'showPanel' }));
     this.timeline = new Timeline({ view: 'sidebar', t: () => deps.state().t, post, runId: () => deps.state().run.runId, workspaceUri: () => deps.state().status.workspaceUri });
     this.dock = new PromptDock(post);
     this.composer = new Composer(post, deps.saveDraft, deps.loadDraft());
@@ -55,7 +58,7 @@ export class SidebarView {
     this.gauge = new ContextGauge(post);
     this.element = h('div', { class: 'app sidebar' },
       h('header', { class: 'bar' }, this.title, this.newTaskButton, this.panelButton),
-      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.empty, this.home, this.strip, this.timeline.element, this.dock.element, this.composer.element);
+      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.empty, this.home, this.strip, this.timeline.element, this.promptsNote, this.dock.element, this.composer.element);
   }
 
   /** Patches what `changes` touched. */
@@ -91,7 +94,10 @@ export class SidebarView {
     }
     this.drawStrip(state, configured && hasRun);
     this.dock.render(state);
-    setShown(this.dock.element, configured && hasRun && state.run.pending.length > 0);
+    const waiting = configured && hasRun && state.run.pending.length > 0;
+    setShown(this.dock.element, waiting && holdsPrompts(state));
+    setText(this.promptsNote, t('promptsInPanel'));
+    setShown(this.promptsNote, waiting && !holdsPrompts(state));
     setShown(this.composer.element, configured);
     this.composer.render(state);
   }

@@ -215,8 +215,10 @@ export interface RunView {
   plan?: PlanView;
   currentStepId?: string;
   turn?: { turn: number; maxTurns: number };
-  /** Running total of the run's token usage. */
+  /** Running total of the run's token usage (a follow-up's added to the task's). */
   usage?: Usage;
+  /** The task's usage before the current follow-up started (its totals count from zero). */
+  usageBase?: Usage;
   outcome?: { outcome: RunOutcome; summary?: string; reason?: string };
   report?: { markdown: string; path?: string };
   /** Item ids of approvals and questions still waiting for the user, oldest first. */

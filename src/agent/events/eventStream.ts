@@ -13,7 +13,7 @@ export type Redact = (text: string) => string;
  * report) sees it; inner streams of the same run share it (`redactText`).
  */
 export class EventStream {
-  private seq = 0;
+  private seq: number;
   private ended = false;
   private readonly listeners = new Set<EventListener>();
 
@@ -22,7 +22,11 @@ export class EventStream {
     private readonly now: () => number = Date.now,
     private readonly onListenerError: (error: unknown) => void = () => {},
     private readonly redact?: Redact,
-  ) {}
+    /** The first `seq`: a follow-up continues its task's stored events (one log, one history entry). */
+    firstSeq = 0,
+  ) {
+    this.seq = firstSeq;
+  }
 
   /** Adds a listener; returns its removal. */
   subscribe(listener: EventListener): () => void {

@@ -1,5 +1,7 @@
 import type { AgentEvent, EventEnvelope } from '../../shared/events';
 import { conversationFromEvents } from '../context/conversationFromEvents';
+import type { ChatMessage } from '../model/types';
+import type { FlowState } from './flowState';
 import { StepwiseError } from '../errors';
 import { createFlowContext, runInner } from './flowContext';
 import { flowStateFromEvents } from './flowStateFromEvents';
@@ -48,6 +50,7 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     });
   }
   const { state, stepEvents } = stored;
+  if (planIsDone(state) && options.instruction?.trim()) return followUpDonePlan(options, state, instruction);
   const ctx = createFlowContext({ ...base, task: state.task }, state.language, state.changedFiles);
   const progress: Progress = { route: 'plan', baseUsage: state.usage };
   return settle(ctx, progress, async () => {
@@ -60,6 +63,42 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     }
     return continuePlan(ctx, progress);
   });
+}
+
+/** A plan with nothing left to run (no pending, running or failed step): a follow-up cannot continue it. */
+export function planIsDone(state: FlowState): boolean {
+  return !state.plan.steps.some((s) => s.status === 'pending' || s.status === 'in_progress' || s.status === 'failed');
+}
+
+/**
+ * A follow-up on a finished plan is the next turn of the same conversation: the model gets the task,
+ * what the plan did (each step's summary) and its report as its earlier answer, the conversation of
+ * earlier follow-ups, then the new instruction, and answers it directly. Re-running a finished plan
+ * would only write its report again and ignore what the user asked.
+ */
+async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, instruction: string): Promise<TaskResult> {
+  const ctx = createFlowContext({ ...options, planMode: 'never', review: 'auto', task: instruction }, state.language, state.changedFiles);
+  const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
+  return settle(ctx, progress, async () => {
+    const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];
+    const result = await runInner(ctx, { task: instruction, history, model: options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns });
+    return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
+  });
+}
+
+/** The planned task as two messages: the user's task, and the plan's steps, summaries and report as the answer. */
+function planDigest(events: readonly AgentEvent[], state: FlowState): ChatMessage[] {
+  const report = events.findLast((e) => e.type === 'report');
+  const lines = [`Plan: ${state.plan.goal}`, ...state.plan.steps.map((s, i) => `${i + 1}. ${s.title} [${s.status}]${state.notes[s.id] ? `: ${state.notes[s.id]}` : ''}`)];
+  if (report?.type === 'report') lines.push('', `Report${report.path ? ` (${report.path})` : ''}:`, report.markdown);
+  return [{ role: 'user', content: state.task }, { role: 'assistant', content: lines.join('\n') }];
+}
+
+/** The events after the run that made (or last continued) the plan: the conversation of earlier follow-ups. */
+function afterLastPlanRun(events: readonly AgentEvent[]): AgentEvent[] {
+  const lastPlan = events.findLastIndex((e) => e.type === 'plan_created' || e.type === 'plan_updated' || e.type === 'step_finished' || e.type === 'report');
+  const end = events.findIndex((e, i) => i > lastPlan && e.type === 'run_finished');
+  return end < 0 ? [] : events.slice(end + 1);
 }
 
 /**

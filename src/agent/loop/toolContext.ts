@@ -29,15 +29,22 @@ export function createToolContext(ports: ToolContextPorts, callId: string, toolN
     emit: ports.emit,
     ...(ports.resultTokens ? { resultTokens: ports.resultTokens } : {}),
     async requestApproval(request) {
-      ports.emit({
-        type: 'approval_requested',
-        callId,
-        category: request.category,
-        title: request.title,
-        detail: request.detail,
-        ...(request.diff ? { diff: request.diff } : {}),
-      });
-      const decision = await ports.approver.approve({ ...request, callId, tool: toolName }, ports.signal);
+      let announced = false;
+      const announce = () => {
+        if (announced) return;
+        announced = true;
+        ports.emit({
+          type: 'approval_requested',
+          callId,
+          category: request.category,
+          title: request.title,
+          detail: request.detail,
+          ...(request.diff ? { diff: request.diff } : {}),
+        });
+      };
+      const decision = await ports.approver.approve({ ...request, callId, tool: toolName, announce }, ports.signal);
+      // Decided without a person (policy, auto-approve): requested and answered are recorded together.
+      announce();
       ports.emit({
         type: 'approval_answered',
         callId,

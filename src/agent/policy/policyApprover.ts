@@ -51,10 +51,22 @@ export class PolicyApprover implements Approver {
   }
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    const decision = await this.decide(request, signal);
+    return decision ?? this.ask(request, signal);
+  }
+
+  /** Asks the person, after announcing the request (it shows as waiting only now). */
+  private ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    request.announce?.();
+    return this.user.approve(request, signal);
+  }
+
+  /** The policy's decision (asking the person itself when it must say why); `undefined` = a plain question to the person. */
+  private async decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined> {
     const rules = this.rules();
     const automatic = rules.autoApprove.includes(request.category) || this.sessionAlways.has(request.category);
     const protectedReason = request.paths?.map(protectedPathReason).find((r) => r !== undefined);
-    if (protectedReason) return this.user.approve({ ...request, askReason: `Protected file: ${protectedReason}.` }, signal);
+    if (protectedReason) return this.ask({ ...request, askReason: `Protected file: ${protectedReason}.` }, signal);
     if (request.category === 'command' && request.command) {
       const verdict = await this.judge(request.command.text, request.command.cwd);
       if (verdict.kind === 'deny') {
@@ -65,11 +77,11 @@ export class PolicyApprover implements Approver {
         };
       }
       if (verdict.kind === 'allow') return { approved: true };
-      if (!verdict.visible) return this.user.approve({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);
+      if (!verdict.visible) return this.ask({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);
       if (automatic) return { approved: true };
-      return this.user.approve({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);
+      return this.ask({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);
     }
     if (automatic) return { approved: true };
-    return this.user.approve(request, signal);
+    return undefined;
   }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { StepwiseApi } from '../../../src/extension';
@@ -104,7 +104,7 @@ describe('tasks in the real editor', function () {
     assert.equal(editor.document.isDirty, false);
 
     // 5. "Undo This Task's Edits" restores changed files and deletes created ones
-    const report = await vscode.commands.executeCommand<UndoReport>('stepwise.undoTaskEdits', runId);
+    const report = await vscode.commands.executeCommand<UndoReport>('stepwise.undoTaskEdits', runId, { confirmed: true });
     assert.deepEqual(report.restored, ['src/greet.js']);
     assert.deepEqual(report.deleted, ['src/created.txt']);
     assert.deepEqual(report.skipped, []);
@@ -233,5 +233,11 @@ describe('tasks in the real editor', function () {
     const texts = sent.map((m) => String(m.content ?? ''));
     assert.ok(texts.some((t) => t.includes('Remember the word pineapple')), 'the earlier task is in the resumed conversation');
     assert.ok(texts.some((t) => t.includes('Which word?')));
+    // The follow-up is the same task: the same run, its events after the first run's, one history entry.
+    assert.equal(resumed, runId, 'the follow-up continues the same run');
+    const lines = readFileSync(path.join(api.historyFolder, `${runId}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; event: { type: string } });
+    assert.equal(lines.filter((l) => l.event.type === 'run_started').length, 2);
+    assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i), 'one seq sequence across both runs');
+    assert.ok(!readdirSync(api.historyFolder).some((f) => f.endsWith('.jsonl') && f !== `${runId}.jsonl` && readFileSync(path.join(api.historyFolder, f), 'utf8').includes('Which word?')), 'no second history file');
   });
 });

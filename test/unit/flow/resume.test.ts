@@ -75,4 +75,30 @@ describe('resumeTask: a stored task continues from its plan', () => {
     assert.deepEqual(request.messages.filter((m) => m.role === 'user').map((m) => m.content), ['Read the readme', 'What is it called?']);
     assert.equal(requestsOf(second, 'coordinator').length, 0);
   });
+  it('answers a follow-up on a finished plan from the plan and its report, without running the plan again', async () => {
+    const first = flowModel({
+      planner: [call('create_plan', PLAN)],
+      'step:Note A': [finish('Wrote a.md.')],
+      'step:Note B': [finish('Wrote b.md.')],
+      'step:Note C': [finish('Wrote c.md.')],
+      updater: () => call('keep_plan', {}),
+      report: REPORT,
+    });
+    const h1 = harness(first, { task: 'Write the notes', planMode: 'always' });
+    assert.equal((await runTask(h1.options)).outcome, 'finished');
+    const second = flowModel({ direct: [finish('Three notes: A, B and C.')] });
+    const h2 = harness(second, { task: 'unused', workspace: h1.workspace });
+    const { task: _task, planMode: _p, review: _r, ...rest } = h2.options;
+    const r2 = await resumeTask({ ...rest, history: h1.events, resumedFrom: 'run-1', instruction: 'Which notes are there?' });
+    assert.equal(r2.outcome, 'finished', r2.reason);
+    assert.equal(r2.summary, 'Three notes: A, B and C.');
+    for (const caller of ['planner', 'updater', 'report', 'step:Note A'] as const) assert.equal(requestsOf(second, caller).length, 0, `${caller} not asked again`);
+    const request = requestsOf(second, 'direct')[0]!;
+    assert.deepEqual(request.messages.filter((m) => m.role === 'user').map((m) => m.content), ['Write the notes', 'Which notes are there?']);
+    const digest = request.messages.find((m) => m.role === 'assistant')?.content ?? '';
+    assert.match(String(digest), /Wrote b\.md\./, 'the step summaries are in the context');
+    assert.match(String(digest), /Notes written\./, 'the report is in the context');
+    const [started] = h2.of('run_started');
+    assert.equal(started!.task, 'Which notes are there?', 'the follow-up is shown as what the user asked');
+  });
 });

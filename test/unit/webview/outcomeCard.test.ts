@@ -21,6 +21,38 @@ describe('outcome card: one card per moment', () => {
     assert.equal(v.items.filter((i) => i.kind === 'text').length, 1);
   });
 
+  it("a planned task's summary is not repeated under the report that already says it", () => {
+    const v = view([
+      { type: 'report', markdown: '# Report\n\nChanged the greeting; the test fails.\n\n## Findings\n- x', path: '.stepwise/reports/r.md' },
+      { type: 'run_finished', outcome: 'finished', summary: 'Changed the greeting; the test fails.', turns: 3 },
+    ]);
+    assert.equal(outcomeOf(v.items).summary, undefined);
+  });
+
+  it('a follow-up in the same run gets its own task row and outcome card below the first', () => {
+    const v = view([
+      { type: 'run_finished', outcome: 'finished', summary: 'First.', turns: 1 },
+      { type: 'run_started', task: 'And then?', workspace: '/w', model: 'm', resumedFrom: RUN },
+      { type: 'text_delta', text: 'Then this.' },
+      { type: 'run_finished', outcome: 'finished', summary: 'Then this.', turns: 1 },
+    ]);
+    assert.deepEqual(kinds(v.items), ['task', 'outcome', 'task', 'text', 'outcome']);
+    assert.equal(v.task, 'Explain the build', 'the run keeps its first task as its title');
+    assert.equal(outcomeOf(v.items.slice(2)).summary, undefined, 'the follow-up answer is shown once');
+  });
+
+  it("a follow-up's token usage adds to the task's", () => {
+    const u = (total: number) => ({ promptTokens: total - 1, completionTokens: 1, totalTokens: total });
+    const v = view([
+      { type: 'usage', usage: u(100), total: u(100) },
+      { type: 'run_finished', outcome: 'finished', turns: 1 },
+      { type: 'run_started', task: 'And then?', workspace: '/w', model: 'm', resumedFrom: RUN },
+      { type: 'usage', usage: u(30), total: u(30) },
+      { type: 'usage', usage: u(20), total: u(50) },
+    ]);
+    assert.deepEqual(v.usage, { promptTokens: 148, completionTokens: 2, totalTokens: 150 });
+  });
+
   it('a finish summary that says something new is kept', () => {
     const v = view([
       { type: 'assistant_message', text: 'Reading.', toolCalls: [] },

@@ -20,6 +20,7 @@ describe('webview protocol', () => {
       { type: 'showLog' },
       { type: 'suggestMentions', query: 'src/da' },
       { type: 'showPanel' },
+      { type: 'revealReview', callId: 'c1' },
       { type: 'openRun', runId: 'r1' },
       { type: 'resumeRun', runId: 'r1', text: 'and the docs too' },
       { type: 'retryStep', stepId: 's2' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Logger } from '../../../src/agent/ports';
-import { ViewHub, type ViewPort } from '../../../src/host/common/views/viewHub';
+import { promptsView, ViewHub, type ViewPort, type ViewVisibility } from '../../../src/host/common/views/viewHub';
 import type { EventEnvelope } from '../../../src/shared/events';
 import type { HostMessage, WebviewIntent, WebviewKind } from '../../../src/shared/webviewProtocol';
 import { envelopes, plannedRun } from './envelopes';
@@ -143,7 +143,7 @@ describe('ViewHub', () => {
     const status = { configured: true, trusted: false, running: false, history: [] };
     hub.setStatus(status);
     hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
-    assert.deepEqual(sidebar.take(), [{ type: 'status', status }], 'a late webview gets the last status on ready');
+    assert.deepEqual(sidebar.take(), [{ type: 'status', status: { ...status, promptsIn: 'sidebar' } }], 'a late webview gets the last status on ready');
     hub.startRun('r', 'T');
     const plan = { goal: 'g', thought: 't', steps: [{ id: 's1', title: 'One', description: '', role: 'coder' as const, status: 'pending' as const }] };
     hub.showPlanForReview(plan);
@@ -203,13 +203,62 @@ describe('ViewHub', () => {
     hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
     const status = { configured: true, trusted: true, running: false, history: [] };
     hub.setStatus(status);
-    assert.deepEqual(sidebar.take(), [{ type: 'status', status: { ...status, workspaceUri: 'https://file+.vscode-resource.vscode-cdn.net/home/u/ws' } }]);
-    assert.deepEqual(panel.take(), [{ type: 'status', status }], 'a webview without a folder gets no workspace URI');
+    assert.deepEqual(sidebar.take(), [{ type: 'status', status: { ...status, promptsIn: 'sidebar', workspaceUri: 'https://file+.vscode-resource.vscode-cdn.net/home/u/ws' } }]);
+    assert.deepEqual(panel.take(), [{ type: 'status', status: { ...status, promptsIn: 'sidebar' } }], 'a webview without a folder gets no workspace URI');
     assert.deepEqual(status, { configured: true, trusted: true, running: false, history: [] }, 'the host\'s object is not changed');
     sidebar.workspaceUri = () => 'https://file+.vscode-resource.vscode-cdn.net/other';
     hub.resendStatus();
     const again = sidebar.take();
     assert.equal(again.length, 1);
     assert.equal(again[0]?.type === 'status' ? again[0].status.workspaceUri : undefined, 'https://file+.vscode-resource.vscode-cdn.net/other');
+  });
+  const placements: Array<[ViewVisibility, WebviewKind, string]> = [
+    [{ sidebar: true, panel: true }, 'panel', 'both on screen: the panel, where the task is shown in full'],
+    [{ sidebar: true, panel: false }, 'sidebar', 'only the sidebar'],
+    [{ sidebar: false, panel: true }, 'panel', 'only the panel'],
+    [{ sidebar: false, panel: false }, 'sidebar', 'neither: the sidebar, where the user comes back to'],
+  ];
+  for (const [visible, expected, what] of placements) {
+    it(`puts the prompts in exactly one view: ${what}`, () => assert.equal(promptsView(visible), expected));
+  }
+
+  it('tells every webview which one holds the prompts, again whenever that changes', () => {
+    const { hub } = setup();
+    const sidebar = new FakePort('sidebar');
+    const panel = new FakePort('panel');
+    hub.attach(sidebar);
+    hub.attach(panel);
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
+    hub.setStatus({ configured: true, trusted: true, running: true, history: [] });
+    const holder = (port: FakePort) => port.take().flatMap((m) => (m.type === 'status' ? [m.status.promptsIn] : []));
+    assert.deepEqual([holder(sidebar), holder(panel)], [['sidebar'], ['sidebar']]);
+    hub.setVisible('sidebar', true);
+    assert.deepEqual([holder(sidebar), holder(panel)], [[], []], 'no change, no message');
+    hub.setVisible('panel', true);
+    assert.deepEqual([holder(sidebar), holder(panel)], [['panel'], ['panel']]);
+    hub.setVisible('panel', false);
+    assert.deepEqual([holder(sidebar), holder(panel)], [['sidebar'], ['sidebar']]);
+  });
+
+  it('keeps a shown run on screen when its follow-up starts (no reset; the new events continue below)', () => {
+    const { hub, tick } = setup();
+    const sidebar = new FakePort('sidebar');
+    hub.attach(sidebar);
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    const run = envelopes('r1', [{ type: 'run_started', task: 'First task', workspace: '/ws', model: 'm' }, { type: 'run_finished', outcome: 'finished', turns: 1 }]);
+    for (const e of run) hub.publish(e);
+    tick();
+    sidebar.take();
+    hub.startRun('r1', 'The follow-up');
+    hub.publish({ v: 1, seq: 2, runId: 'r1', ts: 3, event: { type: 'run_started', task: 'The follow-up', workspace: '/ws', model: 'm', resumedFrom: 'r1' } });
+    tick();
+    const messages = sidebar.take();
+    assert.deepEqual(messages.map((m) => m.type), ['events'], 'no reset');
+    assert.deepEqual(seqs(messages), [2]);
+    // A webview that reloads later still gets the task's first words as its title.
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1, runId: 'other' });
+    const reset = sidebar.take().find((m) => m.type === 'reset');
+    assert.equal(reset?.type === 'reset' ? reset.task : undefined, 'First task');
   });
 });

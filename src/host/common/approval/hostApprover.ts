@@ -20,6 +20,7 @@ export class HostApprover implements Approver {
   ) {}
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    request.announce?.();
     if (request.diff) {
       try {
         await this.diffs.open(request.callId, request.diff);

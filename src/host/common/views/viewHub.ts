@@ -16,6 +16,21 @@ export interface ViewPort {
   workspaceUri?(): string | undefined;
 }
 
+/** Which webviews are on screen now (a hidden one has no page). */
+export interface ViewVisibility {
+  sidebar: boolean;
+  panel: boolean;
+}
+
+/**
+ * The one webview that shows the run's approvals and questions: the panel while it is visible
+ * (the user is looking at the task there), else the sidebar. Edits are answered in their diff editor;
+ * this view only points to it.
+ */
+export function promptsView(visible: ViewVisibility): WebviewKind {
+  return visible.panel ? 'panel' : 'sidebar';
+}
+
 /** Options of the hub; timers are injectable so tests need not wait on the wall clock. */
 export interface ViewHubOptions {
   logger: Logger;
@@ -57,6 +72,7 @@ export class ViewHub {
   private status: HostStatus | undefined;
   private mcpServers: McpServerInfo[] | undefined;
   private review: { runId?: string; plan: Plan } | undefined;
+  private readonly visible: ViewVisibility = { sidebar: false, panel: false };
   private timer: unknown;
   private disposed = false;
   private readonly batchMs: number;
@@ -117,10 +133,12 @@ export class ViewHub {
   /** Shows `runId` in every webview from its first stored envelope; later `publish` calls stream into it. */
   startRun(runId: string, task: string): void {
     this.shownRunId = runId;
-    this.tasks.set(runId, task);
+    // A run is named by its first task: a follow-up (the same run, continued) keeps the title.
+    if (!this.tasks.has(runId)) this.tasks.set(runId, task);
     this.updateActive();
     if (this.review && this.review.runId !== undefined && this.review.runId !== runId) this.review = undefined;
-    for (const [port, state] of this.ports) if (state.ready) this.resetPort(port, state);
+    // A webview already showing this run keeps what it has (a follow-up's events just continue below).
+    for (const [port, state] of this.ports) if (state.ready && state.runId !== runId) this.resetPort(port, state);
     this.schedule();
   }
 
@@ -152,6 +170,13 @@ export class ViewHub {
     this.status = status;
     this.updateActive();
     for (const [port, state] of this.ports) if (state.ready) this.post(port, this.statusMessage(port, status));
+  }
+
+  /** A webview came on screen or left it: the prompts move to the view the user looks at. */
+  setVisible(kind: WebviewKind, visible: boolean): void {
+    const before = promptsView(this.visible);
+    this.visible[kind] = visible;
+    if (promptsView(this.visible) !== before) this.resendStatus();
   }
 
   /** Sends the last status again (each webview's `workspaceUri` is recomputed, e.g. after a folder change). */
@@ -247,8 +272,8 @@ export class ViewHub {
 
   private statusMessage(port: ViewPort, status: HostStatus): HostMessage {
     const workspaceUri = port.workspaceUri?.();
-    if (workspaceUri === undefined) return { type: 'status', status };
-    return { type: 'status', status: { ...status, workspaceUri } };
+    const promptsIn = promptsView(this.visible);
+    return { type: 'status', status: { ...status, promptsIn, ...(workspaceUri === undefined ? {} : { workspaceUri }) } };
   }
 
   private broadcast(message: HostMessage, only?: WebviewKind): void {

@@ -138,22 +138,34 @@ async function restoreFiles(store: CheckpointStore, root: vscode.Uri, runId: str
   }
 }
 
+/** What an undo must leave alone (the task's own report) and how it asks the user first. */
+export interface UndoGuard {
+  keep: readonly string[];
+  /** Asked with the files the undo would change; false = nothing is done. */
+  confirm: (paths: readonly string[]) => Promise<boolean>;
+}
+
 /**
- * "Undo This Task's Edits" over checkpoints: restores the task's start without asking, leaving
+ * "Undo This Task's Edits" over checkpoints: once the user confirmed, restores the task's start, leaving
  * files the user changed since and files with unsaved changes as they are (reported as skipped),
  * as the journal-based undo did. `undefined` when the task has no start checkpoint.
  */
-export async function undoFromCheckpoints(deps: CheckpointCommandDeps, runId: string): Promise<UndoReport | undefined> {
+export async function undoFromCheckpoints(deps: CheckpointCommandDeps, runId: string, guard: UndoGuard): Promise<UndoReport | 'declined' | undefined> {
   const opened = await storeOf(deps, runId);
   const target = (await opened?.store.list())?.find((c) => c.kind === 'task_start');
   if (!opened || !target) return undefined;
   const dirty = (paths: readonly string[]) => paths.filter((p) => findOpenDocument(vscode.Uri.joinPath(opened.root, p))?.isDirty);
-  const all = await opened.store.changes((await opened.store.snapshot()).tree, target.tree);
-  const unsaved = dirty(all.map((c) => c.path));
-  let result = await restoreCheckpoint(opened.store, { target, skip: unsaved, now: Date.now() });
+  const keep = new Set(guard.keep);
+  const all = (await opened.store.changes((await opened.store.snapshot()).tree, target.tree)).map((c) => c.path);
+  const undoable = all.filter((p) => !keep.has(p));
+  if (undoable.length === 0) return { restored: [], deleted: [], skipped: [] };
+  if (!(await guard.confirm(undoable))) return 'declined';
+  const unsaved = dirty(undoable);
+  const skip = [...unsaved, ...all.filter((p) => keep.has(p))];
+  let result = await restoreCheckpoint(opened.store, { target, skip, now: Date.now() });
   if (!result.ok && result.reason === 'conflict') {
     const choices = Object.fromEntries(result.conflicts.map((p) => [p, 'mine' as const]));
-    result = await restoreCheckpoint(opened.store, { target, skip: unsaved, choices, now: Date.now() });
+    result = await restoreCheckpoint(opened.store, { target, skip, choices, now: Date.now() });
   }
   if (!result.ok) throw new Error(result.reason === 'failed' ? result.message : `cannot restore ${result.reason === 'blocked' ? result.blocked.join(', ') : result.conflicts.join(', ')}`);
   await syncOpenDocuments(opened.root, result.changed.map((c) => c.path));

@@ -1,4 +1,5 @@
-import { registerCheckpointCommands, taskStartCheckpoint, undoFromCheckpoints, type CheckpointCommandDeps } from '../checkpoints/checkpointCommands';
+import { registerCheckpointCommands, type CheckpointCommandDeps } from '../checkpoints/checkpointCommands';
+import { undoTaskCommand } from './undoTaskCommand';
 import * as vscode from 'vscode';
 import type { ContextRequest } from '../../../agent/context/contextControl';
 import type { WebviewIntent } from '../../../shared/webviewProtocol';
@@ -15,7 +16,7 @@ import type { ApiKeyStore } from '../secrets/apiKeyStore';
 import type { WebKeyStore } from '../secrets/webKeyStore';
 import { setWebSearchKey } from '../web/webSearchKeyCommand';
 import type { TaskController } from '../task/taskController';
-import { describeUndo, selectionTask } from './commandText';
+import { selectionTask } from './commandText';
 
 /** Every command the extension contributes (package.json `contributes.commands`). */
 export const COMMAND_IDS = [
@@ -32,6 +33,8 @@ export const COMMAND_IDS = [
   'stepwise.undoTaskEdits',
   'stepwise.acceptEdit',
   'stepwise.rejectEdit',
+  'stepwise.keepEdit',
+  'stepwise.undoEdit',
   'stepwise.restartMcpServer',
   'stepwise.runMcpPrompt',
   'stepwise.reviewMcpConfig',
@@ -198,34 +201,28 @@ function keyCommands(deps: CommandDeps, register: Register): vscode.Disposable[]
 function editCommands(deps: CommandDeps, register: Register): vscode.Disposable[] {
   const { controller } = deps;
   return [
-    register('stepwise.undoTaskEdits', async (arg) => {
-      // With checkpoints, undo is a restore to the start of the task (it survives a reload and covers commands' changes).
-      const runId = typeof arg === 'string' ? arg : controller.currentRunId;
-      const fromCheckpoints = runId && (await taskStartCheckpoint(deps.checkpoints, runId)) ? await undoFromCheckpoints(deps.checkpoints, runId) : undefined;
-      const report = fromCheckpoints ?? (await controller.undo(typeof arg === 'string' ? arg : undefined));
-      if (!report) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('This task made no edits that can be undone.'));
-        return report;
-      }
-      const { message, warning } = describeUndo(report);
-      if (warning) void vscode.window.showWarningMessage(message);
-      else void vscode.window.showInformationMessage(message);
-      return report;
-    }),
-    register('stepwise.acceptEdit', (arg) => {
-      const callId = reviewCallId(deps.diffReview, arg);
-      return callId ? controller.decideApproval(callId, { approved: true }) : false;
-    }),
-    register('stepwise.rejectEdit', async (arg) => {
-      const callId = reviewCallId(deps.diffReview, arg);
-      if (!callId) return false;
-      const reason = typeof arg === 'string' ? arg : undefined;
-      return controller.decideApproval(callId, { approved: false, ...(reason ? { reason } : {}) });
-    }),
+    register('stepwise.undoTaskEdits', (arg, options) => undoTaskCommand(deps, arg, options)),
+    register('stepwise.acceptEdit', (arg) => acceptEdit(deps, arg)),
+    register('stepwise.rejectEdit', (arg) => rejectEdit(deps, arg)),
+    // The review editor's labelled title actions (and Ctrl+Enter / Ctrl+Backspace there).
+    register('stepwise.keepEdit', (arg) => acceptEdit(deps, arg)),
+    register('stepwise.undoEdit', (arg) => rejectEdit(deps, arg)),
     register('stepwise.compactContext', () => controller.requestContext({ kind: 'compact' })),
     register('stepwise.undoCompaction', () => controller.requestContext({ kind: 'undoCompaction' })),
     ...registerCheckpointCommands(deps.checkpoints),
   ];
+}
+
+function acceptEdit(deps: CommandDeps, arg: unknown): boolean {
+  const callId = reviewCallId(deps.diffReview, arg);
+  return callId ? deps.controller.decideApproval(callId, { approved: true }) : false;
+}
+
+function rejectEdit(deps: CommandDeps, arg: unknown): boolean {
+  const callId = reviewCallId(deps.diffReview, arg);
+  if (!callId) return false;
+  const reason = typeof arg === 'string' ? arg : undefined;
+  return deps.controller.decideApproval(callId, { approved: false, ...(reason ? { reason } : {}) });
 }
 
 /** Intents that are exactly a command of ours. */
@@ -272,6 +269,9 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
       return;
     case 'showPanel':
       deps.showPanel();
+      return;
+    case 'revealReview':
+      await deps.diffReview.reveal(intent.callId);
       return;
     case 'openRun':
       deps.showPanel();

@@ -58,19 +58,41 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     return params.get('side') === 'before' ? review.before : review.after;
   }
 
-  /** Opens the diff of a proposed edit (does not take focus from the chat). */
+  /**
+   * Opens the review of a proposed edit, beside the task panel, with Keep / Undo in its title bar.
+   * A new file (nothing before) opens as the proposed document alone: a diff against an empty
+   * document would show one removed empty line that is not there.
+   */
   async open(callId: string, diff: { path: string; before: string; after: string }): Promise<void> {
     this.reviews.set(callId, { callId, ...diff });
-    const left = DiffReview.uriFor(callId, diff.path, 'before');
-    const right = DiffReview.uriFor(callId, diff.path, 'after');
-    const title = vscode.l10n.t('{0} (proposed by Stepwise)', diff.path);
-    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, preserveFocus: false, viewColumn: reviewColumn() });
+    await this.show(callId);
+  }
+
+  /** Brings a pending review's editor to the front again (false when the review is over). */
+  async reveal(callId: string): Promise<boolean> {
+    if (!this.reviews.has(callId)) return false;
+    await this.show(callId);
+    return true;
+  }
+
+  private async show(callId: string): Promise<void> {
+    const review = this.reviews.get(callId)!;
+    const right = DiffReview.uriFor(callId, review.path, 'after');
+    const options = { preview: false, preserveFocus: false, viewColumn: reviewColumn() };
+    if (review.before === '') {
+      await vscode.window.showTextDocument(right, options);
+      return;
+    }
+    const left = DiffReview.uriFor(callId, review.path, 'before');
+    const title = vscode.l10n.t('{0} (proposed by Stepwise)', review.path);
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, options);
   }
 
   /** Call id of the review shown in the active editor, if any. */
   activeCallId(): string | undefined {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     if (input instanceof vscode.TabInputTextDiff) return DiffReview.callIdOf(input.modified);
+    if (input instanceof vscode.TabInputText) return DiffReview.callIdOf(input.uri);
     return undefined;
   }
 
@@ -84,7 +106,8 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     if (!this.reviews.delete(callId)) return;
     const tabs = vscode.window.tabGroups.all
       .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && DiffReview.callIdOf(tab.input.modified) === callId);
+      .filter((tab) => (tab.input instanceof vscode.TabInputTextDiff && DiffReview.callIdOf(tab.input.modified) === callId)
+        || (tab.input instanceof vscode.TabInputText && DiffReview.callIdOf(tab.input.uri) === callId));
     if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
   }
 

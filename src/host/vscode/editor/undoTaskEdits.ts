@@ -27,9 +27,11 @@ async function currentText(uri: vscode.Uri): Promise<string | undefined> {
  * the run wrote it, or one with unsaved changes, is skipped and reported: the user's own work is
  * never wiped. Restored files leave the journal; skipped ones stay for another try.
  */
-export async function undoTaskEdits(journal: EditJournal, uriOf: (relPath: string) => vscode.Uri): Promise<UndoReport> {
+export async function undoTaskEdits(journal: EditJournal, uriOf: (relPath: string) => vscode.Uri, keep: readonly string[] = []): Promise<UndoReport> {
   const report: UndoReport = { restored: [], deleted: [], skipped: [] };
   for (const entry of journal.list().reverse()) {
+    // The task's own report is what it found: undoing its edits never deletes it.
+    if (keep.includes(entry.path)) continue;
     const uri = uriOf(entry.path);
     try {
       if (findOpenDocument(uri)?.isDirty) {

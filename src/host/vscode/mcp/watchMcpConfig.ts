@@ -14,8 +14,17 @@ export function watchMcpConfigFiles(folder: vscode.WorkspaceFolder, onChange: (p
   const dirs = folders.map((dir) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, dir), false, true, false));
   return vscode.Disposable.from(
     ...files.flatMap((watcher) => [watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), watcher.onDidDelete(changed)]),
-    ...dirs.flatMap((watcher) => [watcher, watcher.onDidCreate(changed), watcher.onDidDelete(changed)]),
+    // A new `.stepwise` folder is usually the first report being saved: only one holding an MCP file is a change.
+    ...dirs.flatMap((watcher) => [watcher, watcher.onDidCreate((uri) => void holdsMcpFile(folder, uri).then((holds) => holds && changed(uri))), watcher.onDidDelete(changed)]),
   );
+}
+
+/** Whether a created folder already holds one of the MCP configuration files. */
+async function holdsMcpFile(folder: vscode.WorkspaceFolder, dir: vscode.Uri): Promise<boolean> {
+  const rel = vscode.workspace.asRelativePath(dir, false);
+  const inside = MCP_CONFIG_FILES.filter((file) => file.startsWith(`${rel}/`));
+  const found = await Promise.all(inside.map((file) => vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, file)).then(() => true, () => false)));
+  return found.some(Boolean);
 }
 
 /** What `keepMcpCurrent` does on each kind of change. */

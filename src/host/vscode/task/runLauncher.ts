@@ -100,7 +100,14 @@ export interface LaunchHost {
  * host renders and logs only: the core ends the run and emits `run_finished`.
  * Returns the run id, or `undefined` when it could not start (reason shown).
  */
-export async function launchRun(host: LaunchHost, task: string, fromPalette: boolean, body: RunBody): Promise<string | undefined> {
+/** A follow-up continues its task: same run id, events after the stored ones, the task's first words as its title. */
+export interface ThreadContinuation {
+  runId: string;
+  firstSeq: number;
+  title: string;
+}
+
+export async function launchRun(host: LaunchHost, task: string, fromPalette: boolean, body: RunBody, thread?: ThreadContinuation): Promise<string | undefined> {
   const { deps } = host;
   const folder = deps.folder();
   if (!folder) {
@@ -119,14 +126,15 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
   }
   const trusted = deps.isTrusted();
   await deps.prepareTools?.(trusted);
-  const runId = newRunId(deps.clock.now());
-  const journal = new EditJournal();
+  const runId = thread?.runId ?? newRunId(deps.clock.now());
+  // A follow-up adds to its task's journal: "Undo this task's edits" covers the whole conversation.
+  const journal = (thread && host.records.get(runId)?.journal) || new EditJournal();
   const workspace = new VscodeWorkspace(deps.baseWorkspace(folder.uri.fsPath), folder.uri, journal);
   // One browser per task: the web tools are built for this run and closed when it ends (Restricted Mode gets none).
   const web = trusted ? await deps.web?.(runId, folder.uri.fsPath, config).catch((error: unknown) => void deps.logger.warn('web tools unavailable', error)) : undefined;
   const tools = toolsForTrust(withRunTools(deps.tools(), web?.tools ?? []), trusted);
   // The core redacts every event before any listener (history, views) sees it.
-  const events = new EventStream(runId, () => deps.clock.now(), (error) => deps.logger.error('event listener failed', error), deps.redact);
+  const events = new EventStream(runId, () => deps.clock.now(), (error) => deps.logger.error('event listener failed', error), deps.redact, thread?.firstSeq ?? 0);
   let finish!: () => void;
   const active: ActiveRun = { runId, task, journal, workspace, abort: new AbortController(), fromPalette, done: new Promise<void>((resolve) => (finish = resolve)) };
   const contextOptions = taskContextOptions(config, activeFileInPlay(folder));
@@ -140,8 +148,8 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
     (error) => deps.logger.warn('saving flow state failed', error),
   );
   deps.logger.info(`run ${runId} started (model ${models.displayName}, ${trusted ? 'trusted' : 'Restricted Mode'}, ${tools.names().length} tools)`);
-  deps.views.startRun(runId, task);
-  deps.views.showPanel();
+  // The panel opens when the task makes a plan (or one is up for review), not for a direct answer.
+  deps.views.startRun(runId, thread?.title ?? task);
   deps.statusBar.start(task);
   host.changed();
   if (fromPalette) showRunProgress(active.task, active.done, () => host.stopIf(active), (report) => (active.onProgress = report));
@@ -190,6 +198,7 @@ function activeFileInPlay(folder: vscode.WorkspaceFolder): string[] {
 function onEnvelope(host: LaunchHost, active: ActiveRun, envelope: EventEnvelope): void {
   host.deps.history.append(envelope);
   host.deps.views.publish(envelope);
+  if (envelope.event.type === 'plan_created') host.deps.views.showPanel();
   const progress = host.deps.statusBar.onEvent(envelope.event);
   if (progress) active.onProgress?.(progress);
   host.interactions.observe(envelope.event);

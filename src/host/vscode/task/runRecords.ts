@@ -67,9 +67,9 @@ export class RunRecords {
   }
 
   /** Restores the files a run changed, from its journal. */
-  async undo(record: RunRecord): Promise<UndoReport | undefined> {
+  async undo(record: RunRecord, keep: readonly string[] = []): Promise<UndoReport | undefined> {
     const workspace = record.workspace;
     if (!workspace) return undefined;
-    return undoTaskEdits(record.journal, (rel) => workspace.uriOf(rel));
+    return undoTaskEdits(record.journal, (rel) => workspace.uriOf(rel), keep);
   }
 }

@@ -8,7 +8,9 @@ import { resumeTask } from '../../../agent/flow/resumeTask';
 import type { ContextRequest } from '../../../agent/context/contextControl';
 import type { ApprovalDecision } from '../../../agent/ports';
 import type { UndoReport } from '../editor/undoTaskEdits';
-import { launchRun, taskOptions, type ActiveRun, type LaunchHost, type RunBody } from './runLauncher';
+import { launchRun, taskOptions, type ActiveRun, type LaunchHost, type RunBody, type ThreadContinuation } from './runLauncher';
+import { taskWords } from '../../../shared/attachedContext';
+import { EVENT_VERSION, type EventEnvelope } from '../../../shared/events';
 import { RunInteractions } from './runInteractions';
 import { RunRecords } from './runRecords';
 import type { RunRecord, StartOptions, TaskControllerDeps } from './taskControllerTypes';
@@ -103,15 +105,22 @@ export class TaskController implements vscode.Disposable {
   }
 
   /**
-   * Resumes a stored task with a new instruction (the core's `resumeTask`): a planned task goes on
-   * from its plan, a direct one from its conversation. Refused (nothing starts) for an unknown run.
+   * Follows up on a stored task with a new instruction (the core's `resumeTask`: an unfinished plan
+   * goes on from its plan, a finished plan or a direct task answers in the same conversation). The
+   * follow-up is the same task: its events continue the task's run (same id, later `seq`), so the
+   * history keeps one entry and the views keep the plan and report, the follow-up below them.
+   * Refused (nothing starts) for an unknown run.
    */
   async resume(fromRunId: string, text: string): Promise<string | undefined> {
+    if (this.refuseWhileRunning()) return undefined;
     const history = await this.records.taskHistory(fromRunId);
-    if (!history.some((e) => e.type === 'run_started')) {
+    const started = history.find((e) => e.type === 'run_started');
+    if (started?.type !== 'run_started') {
       void vscode.window.showWarningMessage(vscode.l10n.t('This run has no stored events to resume from.'));
       return undefined;
     }
+    if (this.records.shown !== fromRunId) await this.records.reopen(fromRunId);
+    const thread = { runId: fromRunId, firstSeq: await this.deps.history.nextSeq(fromRunId), title: taskWords(started.task) };
     return this.launch(text, false, async (ctx) =>
       resumeTask({
         ...taskOptions(ctx),
@@ -120,7 +129,7 @@ export class TaskController implements vscode.Disposable {
         instruction: await expandMentions(text, vscodeMentionResolver(ctx.workspace), ctx.signal),
         ...this.reportSink(),
       }),
-    );
+    thread);
   }
 
   /**
@@ -163,12 +172,37 @@ export class TaskController implements vscode.Disposable {
     return this.interactions.decideApproval(callId, decision, always);
   }
 
-  /** Restores the files a run changed (default: the run shown now, else the last run with edits). */
-  async undo(runId?: string): Promise<UndoReport | undefined> {
+  /**
+   * Restores the files a run changed (default: the run shown now, else the last run with edits),
+   * from its journal, leaving `keep` (the task's report) alone, once `confirm` said yes with the
+   * files it would change. `'declined'` when the user said no.
+   */
+  async undo(runId: string | undefined, guard: { keep: readonly string[]; confirm: (paths: readonly string[]) => Promise<boolean> }): Promise<UndoReport | 'declined' | undefined> {
     const record = this.records.undoTarget(runId);
     if (!record) return undefined;
-    if (this.active?.runId === record.runId) this.stop();
-    return this.records.undo(record);
+    const paths = record.journal.list().map((e) => e.path).filter((p) => !guard.keep.includes(p));
+    if (paths.length === 0) return undefined;
+    if (!(await guard.confirm(paths))) return 'declined';
+    if (this.active?.runId === record.runId) {
+      this.stop();
+      await this.whenIdle();
+    }
+    return this.records.undo(record, guard.keep);
+  }
+
+  /**
+   * Adds a note to a stored task's timeline (its history and the views), after its last event:
+   * e.g. which files an undo put back. Not while the task runs (its own events own the sequence).
+   */
+  async noteOnTask(runId: string, message: string): Promise<boolean> {
+    if (this.active?.runId === runId) return false;
+    const seq = await this.deps.history.nextSeq(runId);
+    if (seq === 0) return false;
+    const envelope: EventEnvelope = { v: EVENT_VERSION, seq, runId, ts: this.deps.clock.now(), event: { type: 'notice', level: 'info', code: 'other', message } };
+    this.deps.history.append(envelope);
+    this.deps.views.publish(envelope);
+    await this.deps.history.flush();
+    return true;
   }
 
   /** Shows a stored run in the views (read-only replay of its events). */
@@ -183,11 +217,11 @@ export class TaskController implements vscode.Disposable {
     return true;
   }
 
-  private async launch(task: string, fromPalette: boolean, body: RunBody): Promise<string | undefined> {
+  private async launch(task: string, fromPalette: boolean, body: RunBody, thread?: ThreadContinuation): Promise<string | undefined> {
     if (this.refuseWhileRunning()) return undefined;
     this.launching = true;
     try {
-      return await launchRun(this.launchHost(), task, fromPalette, body);
+      return await launchRun(this.launchHost(), task, fromPalette, body, thread);
     } finally {
       this.launching = false;
     }

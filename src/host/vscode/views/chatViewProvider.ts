@@ -19,14 +19,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     configureWebview(view.webview, this.extensionUri, 'sidebar', 'Stepwise');
     const port: ViewPort = { kind: 'sidebar', post: (message) => view.webview.postMessage(message), workspaceUri: () => workspaceWebviewUri(view.webview) };
     const detach = this.hub.attach(port);
+    this.hub.setVisible('sidebar', view.visible);
     const subscriptions = [
       view.webview.onDidReceiveMessage((message: unknown) => this.hub.receive(port, message)),
       // Hidden without retained context = the page is gone; it says `ready` again when shown.
       view.onDidChangeVisibility(() => {
         if (!view.visible) this.hub.markLost(port);
+        this.hub.setVisible('sidebar', view.visible);
       }),
     ];
     view.onDidDispose(() => {
+      this.hub.setVisible('sidebar', false);
       detach();
       for (const subscription of subscriptions) subscription.dispose();
     });

@@ -37,14 +37,17 @@ export class PlanPanel implements vscode.Disposable {
     configureWebview(panel.webview, this.extensionUri, 'panel', panel.title);
     const port: ViewPort = { kind: 'panel', post: (message) => panel.webview.postMessage(message), workspaceUri: () => workspaceWebviewUri(panel.webview) };
     const detach = this.hub.attach(port);
+    this.hub.setVisible('panel', panel.visible);
     const subscriptions = [
       panel.webview.onDidReceiveMessage((message: unknown) => this.hub.receive(port, message)),
       // Hidden without retained context = the page is gone; it says `ready` again when shown.
       panel.onDidChangeViewState(() => {
         if (!panel.visible) this.hub.markLost(port);
+        this.hub.setVisible('panel', panel.visible);
       }),
     ];
     panel.onDidDispose(() => {
+      if (this.panel === panel) this.hub.setVisible('panel', false);
       detach();
       for (const subscription of subscriptions) subscription.dispose();
       if (this.panel === panel) this.panel = undefined;

@@ -33,6 +33,7 @@ export function statusRefresher(sources: StatusSources): () => void {
       running: controller.isRunning,
       ...(controller.runningRunId ? { runId: controller.runningRunId } : {}),
       model: current.model,
+      planMode: current.planMode,
       history: await history.list(30),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
     });
