@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { CancelledError, throwIfAborted } from '../errors';
 import type { Clock, Logger } from '../ports';
@@ -24,8 +24,13 @@ export interface OpenAICompatibleModelOptions {
   model: string;
   /** Extra headers on every request (Azure's `api-key`, OpenRouter's `HTTP-Referer`...). */
   headers?: Record<string, string>;
-  /** Extra query parameters on every request (Azure's `api-version`). */
+  /** Extra query parameters on every request. */
   query?: Record<string, string>;
+  /**
+   * Azure OpenAI: `baseURL` is the resource endpoint (`https://NAME.openai.azure.com`), `model` the
+   * deployment; the key goes in the `api-key` header and this version in the `api-version` query.
+   */
+  azureApiVersion?: string;
   /** Default `auto`. */
   /**
    * How tools reach the model. `native`: OpenAI `tools`. `text`: described in the system prompt and
@@ -108,8 +113,7 @@ export class OpenAICompatibleModel implements Model {
     this.timing = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
     this.random = options.random ?? Math.random;
     for (const param of quirksFor(options.baseURL, options.model).dropParams) this.droppedParams.add(param);
-    this.client = new OpenAI({
-      baseURL: options.baseURL,
+    const clientOptions = {
       // The SDK refuses to start without a key; local servers ignore it.
       apiKey: options.apiKey || 'none',
       defaultHeaders: options.headers,
@@ -118,8 +122,12 @@ export class OpenAICompatibleModel implements Model {
       timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       fetch: withNormalizedErrorBodies((input, init) => fetch(input, init)),
       logger: options.logger,
-      logLevel: 'warn',
-    });
+      logLevel: 'warn' as const,
+    };
+    // Azure: the SDK's own client puts the key in `api-key`, the version in the query and the deployment in the path.
+    this.client = options.azureApiVersion
+      ? new AzureOpenAI({ ...clientOptions, baseURL: azureOpenAIBase(options.baseURL), apiVersion: options.azureApiVersion })
+      : new OpenAI({ ...clientOptions, baseURL: options.baseURL });
   }
 
   /** The protocol requests use now: `text` once `auto` has fallen back. */
@@ -308,4 +316,9 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Azure's API root for a resource endpoint (`https://NAME.openai.azure.com[/openai]` -> `.../openai`). */
+export function azureOpenAIBase(endpoint: string): string {
+  return `${endpoint.trim().replace(/\/+$/, '').replace(/\/openai$/, '')}/openai`;
 }
