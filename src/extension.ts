@@ -29,6 +29,7 @@ import { TaskController } from './host/vscode/task/taskController';
 import { MirroringCommandRunner } from './host/common/terminal/mirroringCommandRunner';
 import { MirrorTerminal } from './host/vscode/terminal/mirrorTerminal';
 import { statusRefresher } from './host/vscode/views/statusRefresher';
+import { SetupController } from './host/vscode/setup/setupController';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
@@ -66,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   redactor.addFromEnvironment(process.env);
   const environment = (): EnvironmentRules => ({ passThrough: config().envPassThrough, isSecretValue: (value) => redactor.contains(value) });
   // Filled below: the terminal, the views and MCP call into objects built after them.
-  const late: { controller?: TaskController; commandDeps?: CommandDeps; views?: TaskViews } = {};
+  const late: { controller?: TaskController; commandDeps?: CommandDeps; views?: TaskViews; setup?: SetupController } = {};
   const mcp = new McpHost(
     registry,
     logger,
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     extensionUri: context.extensionUri,
     logger,
     onIntent: (intent) => {
+      if (SetupController.handles(intent)) return void late.setup?.handle(intent).catch((error) => logger.error(`intent ${intent.type} failed`, error));
       if (late.commandDeps) void handleIntent(intent, late.commandDeps).catch((error) => logger.error(`intent ${intent.type} failed`, error));
     },
   });
@@ -113,6 +115,10 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     views, controller: task, models, history, readConfig: config, logger,
     webSearchReady: async (settings) => Boolean(settings.webSearxngUrl || Object.keys(await webKeys.get()).length),
   });
+
+  const setup = new SetupController({ views, keys, readConfig: config, env: process.env, clock: systemClock, logger, onSaved: refresh });
+  late.setup = setup;
+  const refreshSetup = (): void => void setup.refresh().catch((error) => logger.error('set-up refresh failed', error));
 
   const mentions = new MentionSource(() => folder()?.uri.fsPath, (root) => new NodeWorkspace(root));
   const commandDeps: CommandDeps = {
@@ -146,11 +152,16 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     task.onDidChangeState(refresh),
     keys.onDidChange(refresh),
     onConfigChange(refresh),
+    keys.onDidChange(refreshSetup),
+    onConfigChange(refreshSetup),
+    vscode.lm.onDidChangeChatModels(refreshSetup),
+    vscode.commands.registerCommand('stepwise.setupModel', () => setup.show()),
     keepMcpCurrent(folder(), trust.mcpChangeHandlers(refresh)),
     { dispose: () => void mcp.stop() },
   );
   logger.info(`Stepwise activated (${vscode.workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: read-only tools'})`);
   refresh();
+  refreshSetup();
   // Connect configured MCP servers in the background so the sidebar can show them before the first task.
   void mcp.refresh();
 

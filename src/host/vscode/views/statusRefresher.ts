@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../agent/ports';
 import type { StepwiseConfig } from '../../common/config/stepwiseConfig';
 import type { HistoryStore } from '../../../node/historyStore';
-import type { ModelProvider } from '../model/modelProvider';
+import { resolveBaseUrl, type ModelProvider } from '../model/modelProvider';
+import { presetForSettings } from '../../common/setup/providerPresets';
 import type { TaskController } from '../task/taskController';
 import type { TaskViews } from './taskViews';
 
@@ -33,6 +34,8 @@ export function statusRefresher(sources: StatusSources): () => void {
       running: controller.isRunning,
       ...(controller.runningRunId ? { runId: controller.runningRunId } : {}),
       model: current.model,
+      provider: presetForSettings(current.provider, current.baseUrl).label,
+      ...(current.provider === 'vscode-lm' ? {} : { endpoint: resolveBaseUrl(current, process.env) }),
       history: await history.list(30),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
     });
