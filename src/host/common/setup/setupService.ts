@@ -54,6 +54,7 @@ export class SetupService {
     if (!preset) throw new SetupDraftError('bad_request', `Unknown provider "${draft.presetId}".`);
     const baseUrl = (preset.editableUrl ? draft.baseUrl || preset.baseUrl : preset.baseUrl).trim();
     if (preset.provider !== 'vscode-lm' && !baseUrl) throw new SetupDraftError('bad_url', preset.provider === 'azure-openai' ? 'Enter the resource endpoint, e.g. https://NAME.openai.azure.com.' : 'Enter the server\'s base URL, e.g. http://127.0.0.1:8000/v1.');
+    if (preset.provider !== 'vscode-lm' && !isHttpUrl(baseUrl)) throw new SetupDraftError('bad_url', `"${baseUrl}" is not a valid URL (expected e.g. http://127.0.0.1:11434/v1).`);
     return { preset, baseUrl };
   }
 
@@ -125,5 +126,14 @@ export class SetupService {
       clock: this.deps.clock,
       logger: this.deps.logger,
     });
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
   }
 }
