@@ -30,6 +30,7 @@ import { MirroringCommandRunner } from './host/common/terminal/mirroringCommandR
 import { MirrorTerminal } from './host/vscode/terminal/mirrorTerminal';
 import { statusRefresher } from './host/vscode/views/statusRefresher';
 import { SetupController } from './host/vscode/setup/setupController';
+import { PresetMemory } from './host/vscode/setup/presetMemory';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
@@ -111,12 +112,14 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   late.controller = task;
   late.views = views;
 
+  const presets = new PresetMemory(context.globalState);
   const refresh = statusRefresher({
     views, controller: task, models, history, readConfig: config, logger,
+    providerLabel: (settings) => presets.presetFor(settings).label,
     webSearchReady: async (settings) => Boolean(settings.webSearxngUrl || Object.keys(await webKeys.get()).length),
   });
 
-  const setup = new SetupController({ views, keys, readConfig: config, env: process.env, clock: systemClock, logger, onSaved: refresh });
+  const setup = new SetupController({ views, keys, readConfig: config, env: process.env, clock: systemClock, logger, onSaved: refresh, presets });
   late.setup = setup;
   const refreshSetup = (): void => void setup.refresh().catch((error) => logger.error('set-up refresh failed', error));
 

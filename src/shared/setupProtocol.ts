@@ -57,6 +57,8 @@ export const SetupState = z.object({
   keyStored: z.boolean(),
   /** VS Code's language models (empty when VS Code offers none). */
   lmModels: z.array(z.object({ id: z.string().max(500), name: z.string().max(500) })).max(200),
+  /** Saves done from the set-up view in this window; the view closes when the count grows. */
+  saves: z.number().int().min(0),
 });
 export type SetupState = z.infer<typeof SetupState>;
 

@@ -41,11 +41,12 @@ export class SetupView {
 
   constructor(
     private readonly post: (intent: WebviewIntent) => boolean,
-    private readonly onClose: () => void,
+    /** `false`: the user cancelled; `true`: a save was sent (keep the form until the host has saved). */
+    private readonly setOpen: (open: boolean) => void,
   ) {
     this.testButton = button('', () => this.test(), { action: 'setup-test' });
     this.saveButton = button('', () => this.save(), { kind: 'primary', action: 'setup-save' });
-    this.cancelButton = button('', () => this.onClose(), { action: 'setup-cancel' });
+    this.cancelButton = button('', () => this.setOpen(false), { action: 'setup-cancel' });
     this.refreshButton = button('', () => this.listModels(), { action: 'setup-refresh-models' });
     this.moreButton = button('', () => this.post({ type: 'openSettings' }), { action: 'open-settings' });
     this.provider.addEventListener('change', () => this.presetChanged());
@@ -204,7 +205,9 @@ export class SetupView {
     const problem = preset?.provider !== 'vscode-lm' && !draft.model ? t('setupNothingYet') : preset?.needsKey && !keyKnown ? t('setupError.no_key') : '';
     this.result.className = problem ? 'setup-result failed' : 'setup-result';
     setText(this.result, problem);
-    if (!problem) this.post({ type: 'setupSave', draft });
+    if (problem) return;
+    this.setOpen(true);
+    this.post({ type: 'setupSave', draft });
   }
 
   private answer(reply: AppState['setupReply'], t: Translate): void {

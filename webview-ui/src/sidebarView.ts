@@ -58,8 +58,9 @@ export class SidebarView {
     });
     this.mcp = new McpSection(post);
     this.gauge = new ContextGauge(post);
-    this.setup = new SetupView(post, () => {
-      this.setupOpen = false;
+    this.setup = new SetupView(post, (open) => {
+      // Saving keeps the set-up open until the host says the save is done; Cancel closes it.
+      this.setupOpen = open;
       this.render(deps.state(), { run: false, reset: false, status: true, review: false, lang: false, mcp: false });
     });
     this.modelSwitch.addEventListener('click', () => {
@@ -118,20 +119,16 @@ export class SidebarView {
       this.setupRequestsSeen = state.setupRequests ?? 0;
       this.setupOpen = true;
     }
-    // A save that configured the model closes the set-up (the host's new status says so).
-    if (this.setupOpen && this.savedSince(state)) this.setupOpen = false;
+    // A finished save closes the set-up (the host counts saves).
+    const saves = state.setup?.saves;
+    if (saves !== undefined && saves !== this.savesSeen) {
+      if (this.savesSeen !== undefined) this.setupOpen = false;
+      this.savesSeen = saves;
+    }
     return (state.statusKnown && !state.status.configured) || this.setupOpen;
   }
 
-  private lastSetupSeen: AppState['setup'];
-
-  /** True once when a new set-up state arrives while the model is configured (a save just happened, or settings changed). */
-  private savedSince(state: AppState): boolean {
-    if (state.setup === this.lastSetupSeen) return false;
-    const first = this.lastSetupSeen === undefined;
-    this.lastSetupSeen = state.setup;
-    return !first && state.status.configured;
-  }
+  private savesSeen: number | undefined;
 
   /** The provider and model in use, by the input; a click opens the set-up to switch. */
   private drawModelSwitch(state: AppState, shown: boolean): void {

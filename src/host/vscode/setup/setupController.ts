@@ -5,12 +5,13 @@ import type { SetupState } from '../../../shared/setupProtocol';
 import type { WebviewIntentOf } from '../../../shared/webviewProtocol';
 import type { StepwiseConfig } from '../../common/config/stepwiseConfig';
 import { endpointOrigin } from '../../common/model/endpointOrigin';
-import { PROVIDER_PRESETS, presetForSettings } from '../../common/setup/providerPresets';
+import { PROVIDER_PRESETS } from '../../common/setup/providerPresets';
 import { SetupDraftError, SetupService } from '../../common/setup/setupService';
 import { LmChatModel, selectLmModel } from '../model/lmChatModel';
 import { DEFAULT_BASE_URL, resolveBaseUrl } from '../model/modelProvider';
 import type { ApiKeyStore } from '../secrets/apiKeyStore';
 import type { TaskViews } from '../views/taskViews';
+import type { PresetMemory } from './presetMemory';
 
 /** The set-up view's intents. */
 export type SetupIntent = WebviewIntentOf<'setupListModels' | 'setupTest' | 'setupSave'>;
@@ -26,6 +27,7 @@ export interface SetupControllerDeps {
   logger: Logger;
   /** After a save: refresh the webviews' status. */
   onSaved: () => void;
+  presets: PresetMemory;
 }
 
 /**
@@ -36,6 +38,10 @@ export interface SetupControllerDeps {
 export class SetupController {
   private readonly service: SetupService;
   private readonly inFlight = new Map<string, AbortController>();
+  /** Saves done in this window: the view closes the set-up when the count grows. */
+  private saves = 0;
+  /** While a save writes settings one by one, their change events must not redraw the form half-way. */
+  private saving = false;
 
   constructor(private readonly deps: SetupControllerDeps) {
     this.service = new SetupService({
@@ -89,8 +95,9 @@ export class SetupController {
 
   /** Recomputes what the set-up view shows (call on settings and key changes). */
   async refresh(): Promise<void> {
+    if (this.saving) return;
     const config = this.deps.readConfig();
-    const preset = presetForSettings(config.provider, config.baseUrl);
+    const preset = this.deps.presets.presetFor(config);
     const lmModels = await vscode.lm.selectChatModels().then(
       (models) => models.map((m) => ({ id: m.id, name: m.name || m.id })),
       () => [],
@@ -104,6 +111,7 @@ export class SetupController {
       contextWindow: config.contextWindow,
       keyStored: Boolean(await this.deps.keys.get(resolveBaseUrl(config, this.deps.env))),
       lmModels,
+      saves: this.saves,
     };
     this.deps.views.setSetup(state);
   }
@@ -117,12 +125,23 @@ export class SetupController {
       void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise: {0}', error.message));
       return;
     }
-    const section = vscode.workspace.getConfiguration('stepwise');
-    for (const [key, value] of Object.entries(settings)) await section.update(key, value, vscode.ConfigurationTarget.Global);
-    const keyEndpoint = settings.baseUrl || DEFAULT_BASE_URL;
-    if (draft.apiKey?.trim()) {
-      await this.deps.keys.set(draft.apiKey, keyEndpoint);
-      this.deps.logger.info(`API key for ${endpointOrigin(keyEndpoint)} stored in secret storage`);
+    this.saving = true;
+    try {
+      await this.deps.presets.remember(draft.presetId, settings);
+      const section = vscode.workspace.getConfiguration('stepwise');
+      // The model first, the key and the endpoint last: a run started the moment the endpoint counts as
+      // configured must already find the chosen model.
+      const { baseUrl, ...rest } = settings;
+      for (const [key, value] of Object.entries(rest)) await section.update(key, value, vscode.ConfigurationTarget.Global);
+      const keyEndpoint = baseUrl || DEFAULT_BASE_URL;
+      if (draft.apiKey?.trim()) {
+        await this.deps.keys.set(draft.apiKey, keyEndpoint);
+        this.deps.logger.info(`API key for ${endpointOrigin(keyEndpoint)} stored in secret storage`);
+      }
+      await section.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
+      this.saves++;
+    } finally {
+      this.saving = false;
     }
     this.deps.logger.info(`model set up: ${settings.provider} ${settings.baseUrl || DEFAULT_BASE_URL} ${settings.model}${settings.contextWindow ? ` (context window ${settings.contextWindow})` : ''}`);
     await this.refresh();

@@ -17,6 +17,8 @@ export interface StatusSources {
   logger: Logger;
   /** Whether a web search provider is configured (keys in SecretStorage or a SearXNG URL). */
   webSearchReady?: (config: StepwiseConfig) => Promise<boolean>;
+  /** The provider's name for the model switcher (default: the preset the base URL points at). */
+  providerLabel?: (config: StepwiseConfig) => string;
 }
 
 /**
@@ -34,7 +36,7 @@ export function statusRefresher(sources: StatusSources): () => void {
       running: controller.isRunning,
       ...(controller.runningRunId ? { runId: controller.runningRunId } : {}),
       model: current.model,
-      provider: presetForSettings(current.provider, current.baseUrl).label,
+      provider: sources.providerLabel?.(current) ?? presetForSettings(current.provider, current.baseUrl).label,
       ...(current.provider === 'vscode-lm' ? {} : { endpoint: resolveBaseUrl(current, process.env) }),
       history: await history.list(30),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
