@@ -1,5 +1,6 @@
 import type { ProviderPresetInfo, SetupDraft, SetupModel, SetupState } from '../../src/shared/setupProtocol';
 import type { WebviewIntent } from '../../src/shared/webviewProtocol';
+import { icon } from './icons';
 import { button, formatCount, h, replaceChildren, setShown, setText } from './dom';
 import type { AppState } from './store';
 import type { StringKey, Translate } from './strings';
@@ -47,7 +48,7 @@ export class SetupView {
     this.testButton = button('', () => this.test(), { action: 'setup-test' });
     this.saveButton = button('', () => this.save(), { kind: 'primary', action: 'setup-save' });
     this.cancelButton = button('', () => this.setOpen(false), { action: 'setup-cancel' });
-    this.refreshButton = button('', () => this.listModels(), { action: 'setup-refresh-models' });
+    this.refreshButton = button('', () => this.listModels(), { kind: 'icon', icon: icon('retry'), action: 'setup-refresh-models' });
     this.moreButton = button('', () => this.post({ type: 'openSettings' }), { action: 'open-settings' });
     this.provider.addEventListener('change', () => this.presetChanged());
     this.baseUrl.addEventListener('change', () => this.listModels());
@@ -89,7 +90,8 @@ export class SetupView {
     setLabel(this.testButton, t('setupTest'));
     setLabel(this.saveButton, t('setupSave'));
     setLabel(this.cancelButton, t('setupCancel'));
-    setLabel(this.refreshButton, t('setupRefresh'));
+    this.refreshButton.title = t('setupRefresh');
+    this.refreshButton.setAttribute('aria-label', t('setupRefresh'));
     setLabel(this.moreButton, t('setupMore'));
     setShown(this.cancelButton, canCancel);
     this.drawPreset();

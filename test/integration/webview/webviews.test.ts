@@ -117,7 +117,7 @@ describe('webviews in Chromium (real bundle, real CSP)', function () {
       assert.equal(await page.inputValue('[data-role="setup-base-url"]'), 'https://api.deepseek.com/v1');
       assert.ok(await page.isVisible('text=Enter the API key to load the model list.'));
       await page.fill('[data-role="setup-key"]', 'sk-typed-secret');
-      await page.dispatchEvent('[data-role="setup-key"]', 'change');
+      // Leaving the key field (here: clicking Test) loads the model list with the typed key.
       await page.click('[data-action="setup-test"]');
       const sent = await posted(page);
       assert.deepEqual(sent.map((i) => i.type), ['setupListModels', 'setupTest']);
@@ -324,8 +324,9 @@ describe('webviews in Chromium (real bundle, real CSP)', function () {
 
   it('speaks Simplified Chinese for zh-cn', async () => {
     const page = await view({ view: 'sidebar', lang: 'zh-cn' });
-    await sendHost(page, status({ configured: false }));
-    assert.ok(await page.isVisible('text=尚未配置模型'));
+    await sendHost(page, status({ configured: false }), { type: 'setup', state: SETUP });
+    assert.ok(await page.isVisible('text=设置模型'));
+    assert.ok(await page.isVisible('[data-action="setup-test"] >> text=测试连接'));
     await sendHost(page, status(), ...show());
     assert.ok(await page.isVisible('text=需要批准'));
     assert.ok(await page.isVisible('[data-action="approve"] >> text=批准'));
