@@ -102,14 +102,17 @@ export class SetupController {
       (models) => models.map((m) => ({ id: m.id, name: m.name || m.id })),
       () => [],
     );
+    const keyStored = Boolean(await this.deps.keys.get(resolveBaseUrl(config, this.deps.env)));
+    // Nothing set up yet and VS Code has language models (Copilot's, say): suggest those first.
+    const untouched = config.provider === 'openai-compatible' && !config.baseUrl && !keyStored && !this.deps.env.OPENAI_BASE_URL?.trim();
     const state: SetupState = {
       presets: PROVIDER_PRESETS.filter((p) => p.provider !== 'vscode-lm' || lmModels.length > 0 || config.provider === 'vscode-lm'),
-      presetId: preset.id,
+      presetId: untouched && lmModels.length > 0 ? 'vscode-lm' : preset.id,
       baseUrl: config.baseUrl || (preset.id === 'openai' ? DEFAULT_BASE_URL : ''),
       model: config.model,
       apiVersion: config.azureApiVersion,
       contextWindow: config.contextWindow,
-      keyStored: Boolean(await this.deps.keys.get(resolveBaseUrl(config, this.deps.env))),
+      keyStored,
       lmModels,
       saves: this.saves,
     };
