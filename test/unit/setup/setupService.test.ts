@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Model } from '../../../src/agent/model/types';
 import { silentLogger, type Clock } from '../../../src/agent/ports';
 import { SetupService } from '../../../src/host/common/setup/setupService';
 import type { SetupDraft } from '../../../src/shared/setupProtocol';
@@ -102,6 +103,26 @@ describe('set-up service over real HTTP (fake Ollama, fake OpenAI-compatible, fa
     });
     await assert.rejects(svc.settingsFor({ presetId: 'ollama', baseUrl: ollama.url, model: '' }), /Pick or enter a model/);
     await assert.rejects(svc.settingsFor({ presetId: 'openai', baseUrl: '', model: 'gpt-4o' }), /API key/);
+  });
+
+  it("VS Code's language models: tested through the host's model, saved without an endpoint", async () => {
+    const asked: string[] = [];
+    const lm: Model = {
+      id: 'copilot-gpt-4o',
+      complete: async (request) => {
+        asked.push(String(request.messages.at(-1)?.content));
+        return { text: 'OK', toolCalls: [], finishReason: 'stop' };
+      },
+    };
+    const withLm = new SetupService({ storedKey: async () => undefined, lmModel: async (id) => (id === 'copilot-gpt-4o' ? lm : undefined), clock: steppingClock(), logger: silentLogger });
+    const draft: SetupDraft = { presetId: 'vscode-lm', baseUrl: '', model: 'copilot-gpt-4o' };
+    assert.deepEqual(await withLm.test(draft, signal()), { ok: true, latencyMs: 5, model: 'copilot-gpt-4o', reply: 'OK', endpoint: '' });
+    assert.equal(asked.length, 1);
+    assert.deepEqual(await withLm.settingsFor(draft), { provider: 'vscode-lm', baseUrl: '', model: 'copilot-gpt-4o', contextWindow: 0 });
+    const none = await service().test(draft, signal());
+    assert.equal(none.ok, false);
+    assert.ok(!none.ok && none.code === 'not_found');
+    assert.deepEqual((await withLm.models(draft, signal())).models, [], 'the host lists VS Code models itself');
   });
 
   it('Azure OpenAI: the key in `api-key` (no Authorization), `api-version` in the query, the deployment in the path', async () => {
