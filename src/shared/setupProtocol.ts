@@ -36,12 +36,16 @@ export const SetupDraft = z.object({
 });
 export type SetupDraft = z.infer<typeof SetupDraft>;
 
+/** Where a learned context window came from. */
+export const ContextSource = z.enum(['num_ctx', 'model_info', 'listing', 'loaded']);
+export type ContextSource = z.infer<typeof ContextSource>;
+
 /** One model an endpoint offers, with its context window when the endpoint says it. */
 export const SetupModel = z.object({
   id: z.string().min(1).max(500),
   contextWindow: z.number().int().positive().optional(),
-  /** Where the window came from: Ollama's `num_ctx` parameter, the model's own `context_length`, or the listing. */
-  contextSource: z.enum(['num_ctx', 'model_info', 'listing']).optional(),
+  /** Where the window came from: Ollama's `num_ctx` parameter, the model's own `context_length`, the listing, or the window Ollama loaded it with (`/api/ps`). */
+  contextSource: ContextSource.optional(),
 });
 export type SetupModel = z.infer<typeof SetupModel>;
 
@@ -84,5 +88,8 @@ export const SetupTestMessage = z.object({
   endpoint: z.string().max(2_000),
   code: SetupErrorCode.optional(),
   message: z.string().max(2_000),
+  /** The window the server actually loaded the model with (Ollama's `/api/ps` after the test), when it says. */
+  contextWindow: z.number().int().positive().optional(),
+  contextSource: ContextSource.optional(),
 });
 export type SetupTestMessage = z.infer<typeof SetupTestMessage>;

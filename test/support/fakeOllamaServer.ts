@@ -8,6 +8,8 @@ export interface FakeOllamaModel {
   architecture: string;
   contextLength: number;
   numCtx?: number;
+  /** The window `/api/ps` reports once a chat request loaded the model; default `numCtx`, else 4096 (Ollama's default on a small GPU). */
+  loadedContext?: number;
 }
 
 /** A running fake Ollama. */
@@ -50,8 +52,24 @@ function show(model: FakeOllamaModel): unknown {
   };
 }
 
+/** One `/api/ps` entry: a loaded model with the window it was loaded with. */
+function ps(model: FakeOllamaModel): unknown {
+  return {
+    name: model.name,
+    model: model.name,
+    size: 5_618_579_456,
+    digest: 'dae161e27b0e90dd1856c8bb3209201fd6736d8eb66298e75ed87571486f4364',
+    details: { parent_model: '', format: 'gguf', family: model.architecture, families: [model.architecture], parameter_size: '3.2B', quantization_level: 'Q4_K_M' },
+    expires_at: '2026-01-01T00:05:00Z',
+    size_vram: 5_618_579_456,
+    context_length: model.loadedContext ?? model.numCtx ?? 4096,
+  };
+}
+
 /** Starts the fake Ollama with `models` pulled; chat answers follow `script` (any model name is accepted). */
 export async function startFakeOllama(models: readonly FakeOllamaModel[], script: FakeScript): Promise<FakeOllamaServer> {
+  // The routes read the chat requests of the server they are part of.
+  const started: { fake?: FakeOpenAIServer } = {};
   const routes = (request: RecordedRequest): { status: number; body: unknown } | undefined => {
     const path = request.path.split('?')[0];
     if (request.method === 'GET' && path === '/api/tags') return { status: 200, body: tags(models) };
@@ -60,11 +78,16 @@ export async function startFakeOllama(models: readonly FakeOllamaModel[], script
       const model = models.find((m) => m.name === wanted);
       return model ? { status: 200, body: show(model) } : { status: 404, body: { error: `model '${String(wanted)}' not found` } };
     }
+    if (request.method === 'GET' && path === '/api/ps') {
+      const loaded = new Set(started.fake?.chatRequests().map((r) => r.body?.model));
+      return { status: 200, body: { models: models.filter((m) => loaded.has(m.name)).map((m) => ps(m)) } };
+    }
     if (request.method === 'GET' && path === '/v1/models') {
       return { status: 200, body: { object: 'list', data: models.map((m) => ({ id: m.name, object: 'model', created: 1_700_000_000, owned_by: 'library' })) } };
     }
     return undefined;
   };
-  const fake = await startFakeOpenAI(script, { model: models[0]?.name ?? 'fake-model', routes });
+  const fake: FakeOpenAIServer = await startFakeOpenAI(script, { model: models[0]?.name ?? 'fake-model', routes: (request) => routes(request) });
+  started.fake = fake;
   return { ...fake, root: fake.url.replace(/\/v1$/, '') };
 }

@@ -223,6 +223,12 @@ export class SetupView {
       return;
     }
     if (reply.requestId !== this.testRequest) return;
+    // The window the server loaded the model with beats what its metadata says.
+    if (reply.ok && reply.contextWindow) {
+      const learned = { id: reply.model, contextWindow: reply.contextWindow, contextSource: reply.contextSource ?? 'loaded' } as const;
+      this.models = this.models.some((m) => m.id === reply.model) ? this.models.map((m) => (m.id === reply.model ? learned : m)) : [...this.models, learned];
+      this.drawModels();
+    }
     this.result.className = `setup-result ${reply.ok ? 'ok' : 'failed'}`;
     setText(this.result, reply.ok
       ? t('setupTestOk', reply.model, formatCount(Math.round(reply.latencyMs ?? 0), this.state!.lang))

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { codeForStatus, contextLengthOf, ollamaContextWindow, ollamaRoot, parseNumCtx, parseOllamaTags, parseOpenAIModels } from '../../../src/host/common/setup/modelList';
+import { codeForStatus, contextLengthOf, loadedContextLength, ollamaContextWindow, ollamaRoot, parseNumCtx, parseOllamaTags, parseOpenAIModels } from '../../../src/host/common/setup/modelList';
 import { PROVIDER_PRESETS, presetForSettings } from '../../../src/host/common/setup/providerPresets';
 import { ProviderPresetInfo } from '../../../src/shared/setupProtocol';
 
@@ -54,6 +54,18 @@ describe('set-up: model-list parsers and presets', () => {
     for (const [name, json] of [['no data', {}], ['an id missing', { data: [{ object: 'model' }] }], ['an empty id', { data: [{ id: '' }] }]] as const) {
       it(`refuses ${name}`, () => assert.throws(() => parseOpenAIModels(json)));
     }
+  });
+
+  describe('loadedContextLength (`/api/ps`)', () => {
+    const ps = { models: [{ name: 'qwen2.5-coder:7b', model: 'qwen2.5-coder:7b', size_vram: 1, context_length: 4096 }, { name: 'old:1b', model: 'old:1b' }] };
+    const cases: Array<[string, unknown, string, number | undefined]> = [
+      ['a loaded model', ps, 'qwen2.5-coder:7b', 4096],
+      ['an older server without context_length', ps, 'old:1b', undefined],
+      ['not loaded', ps, 'llama3.2:3b', undefined],
+      ['nothing loaded', { models: [] }, 'x', undefined],
+    ];
+    for (const [name, json, model, want] of cases) it(name, () => assert.equal(loadedContextLength(json, model), want));
+    it('refuses a body without models', () => assert.throws(() => loadedContextLength({}, 'x')));
   });
 
   describe('parseOllamaTags (`/api/tags`)', () => {

@@ -53,10 +53,12 @@ describe('set-up service over real HTTP (fake Ollama, fake OpenAI-compatible, fa
     assert.deepEqual(ollama.requests.filter((r) => r.path === '/api/show').map((r) => r.body?.model).sort(), ['llama3.2:3b', 'qwen2.5-coder:7b']);
   });
 
-  it('tests an Ollama model with one tiny real chat request and reports the round trip', async () => {
+  it('tests an Ollama model with one tiny real chat request, reports the round trip and the window it was loaded with', async () => {
     const before = ollama.chatRequests().length;
     const result = await service().test({ presetId: 'ollama', baseUrl: ollama.url, model: 'llama3.2:3b' }, signal());
-    assert.deepEqual(result, { ok: true, latencyMs: 5, model: 'llama3.2:3b', reply: 'OK', endpoint: ollama.url });
+    // /api/show said 131072 (trained); the server loaded it with its default 4096, and that is what a prompt may use.
+    assert.deepEqual(result, { ok: true, latencyMs: 5, model: 'llama3.2:3b', reply: 'OK', endpoint: ollama.url, contextWindow: 4096 });
+    assert.ok(ollama.requests.some((r) => r.method === 'GET' && r.path === '/api/ps'));
     const sent = ollama.chatRequests().slice(before);
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.body?.model, 'llama3.2:3b');

@@ -5,7 +5,7 @@ import type { SetupErrorCode } from '../../../shared/setupProtocol';
 
 /** What a connection test found: a reply (with the round trip) or the classified failure in plain words. */
 export type ConnectionTestResult =
-  | { ok: true; latencyMs: number; model: string; reply: string }
+  | { ok: true; latencyMs: number; model: string; reply: string; contextWindow?: number }
   | { ok: false; model: string; code: SetupErrorCode; message: string };
 
 /** The longest a test waits for the tiny answer. */

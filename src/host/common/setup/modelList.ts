@@ -20,6 +20,31 @@ export const OllamaShow = z.looseObject({
 });
 export type OllamaShow = z.infer<typeof OllamaShow>;
 
+/** Ollama's `GET /api/ps`: the loaded models, each with the context window it was loaded with (newer servers). */
+export const OllamaPs = z.object({
+  models: z.array(z.looseObject({ name: z.string(), model: z.string().optional(), context_length: z.number().int().positive().optional() })),
+});
+export type OllamaPs = z.infer<typeof OllamaPs>;
+
+/** The window `model` is loaded with according to an `/api/ps` answer (`undefined`: not loaded, or an older server). */
+export function loadedContextLength(json: unknown, model: string): number | undefined {
+  const loaded = OllamaPs.parse(json).models.find((m) => m.name === model || m.model === model);
+  return loaded?.context_length;
+}
+
+/**
+ * The window Ollama serves `model` with now (after a request loaded it): `/api/ps`'s
+ * `context_length`, which is smaller than the trained length when the server runs with a smaller
+ * `OLLAMA_CONTEXT_LENGTH`. `undefined` when the server does not say; never throws.
+ */
+export async function ollamaLoadedWindow(request: EndpointRequest, model: string): Promise<number | undefined> {
+  try {
+    return loadedContextLength(await getJson(`${ollamaRoot(request.baseUrl)}/api/ps`, request), model);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A listing or test request that failed, with a code the UI turns into plain words. */
 export class SetupRequestError extends Error {
   constructor(

@@ -5,7 +5,7 @@ import type { Model } from '../../../agent/model/types';
 import type { Clock, Logger } from '../../../agent/ports';
 import type { ProviderPresetInfo, SetupDraft, SetupErrorCode, SetupModel } from '../../../shared/setupProtocol';
 import { codeOfModelError, testConnection, type ConnectionTestResult } from './connectionTest';
-import { listModels, SetupRequestError } from './modelList';
+import { listModels, ollamaLoadedWindow, SetupRequestError } from './modelList';
 import { DEFAULT_AZURE_API_VERSION, presetById } from './providerPresets';
 
 /** What the set-up needs from its host: stored keys and (in VS Code) its language models. */
@@ -84,7 +84,10 @@ export class SetupService {
       const resolved = this.endpointOf(draft);
       endpoint = resolved.baseUrl;
       const model = await this.modelFor(draft, resolved.preset, resolved.baseUrl);
-      return { ...(await testConnection(model, signal, () => this.deps.clock.now())), endpoint };
+      const result = await testConnection(model, signal, () => this.deps.clock.now());
+      // The test loaded the model: Ollama now says the window it really serves (its default may be far below the trained length).
+      const loaded = result.ok && resolved.preset.modelList === 'ollama' ? await ollamaLoadedWindow({ baseUrl: resolved.baseUrl, signal }, draft.model) : undefined;
+      return { ...result, endpoint, ...(loaded ? { contextWindow: loaded } : {}) };
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       if (error instanceof SetupDraftError) return { ok: false, model: draft.model, code: error.code, message: error.message, endpoint };

@@ -80,6 +80,7 @@ export class SetupController {
         model: result.model,
         endpoint: result.endpoint,
         ...(result.ok ? { latencyMs: result.latencyMs, message: result.reply } : { code: result.code, message: result.message }),
+        ...(result.ok && result.contextWindow ? { contextWindow: result.contextWindow, contextSource: 'loaded' as const } : {}),
       });
       return;
     }
