@@ -107,6 +107,9 @@ describe('First-run set-up in the real workbench (code-server + chromium)', func
       const result = sidebar.locator('[data-role="setup-test-result"].ok');
       await result.waitFor({ timeout: 60_000 });
       assert.match(await result.innerText(), /Connected: qwen2\.5-coder:7b answered in [\d,]+ ms\./);
+      // The test loaded the model: the window is now the one Ollama serves it with (/api/ps).
+      assert.ok(ollama.requests.some((r) => r.path === '/api/ps'));
+      assert.match(await sidebar.locator('[data-role="setup-summary"]').innerText(), /32,768 tokens \(as the server loaded it\)/);
       const tested = ollama.chatRequests();
       assert.equal(tested.length, 1);
       assert.equal(tested[0]!.body?.model, 'qwen2.5-coder:7b');

@@ -34,6 +34,8 @@ export class SetupView {
   private readonly refreshButton: HTMLButtonElement;
   private readonly moreButton: HTMLButtonElement;
   private models: SetupModel[] = [];
+  /** Windows the server said it loaded models with (after a test), for the endpoint in the form; they beat the listing's. */
+  private readonly loaded = new Map<string, number>();
   private listRequest = 0;
   private testRequest = 0;
   private seenSetup: SetupState | undefined;
@@ -51,7 +53,10 @@ export class SetupView {
     this.refreshButton = button('', () => this.listModels(), { kind: 'icon', icon: icon('retry'), action: 'setup-refresh-models' });
     this.moreButton = button('', () => this.post({ type: 'openSettings' }), { action: 'open-settings' });
     this.provider.addEventListener('change', () => this.presetChanged());
-    this.baseUrl.addEventListener('change', () => this.listModels());
+    this.baseUrl.addEventListener('change', () => {
+      this.loaded.clear();
+      this.listModels();
+    });
     this.key.addEventListener('change', () => this.listModels());
     this.modelList.addEventListener('change', () => {
       if (this.modelList.value) this.model.value = this.modelList.value;
@@ -115,6 +120,7 @@ export class SetupView {
     this.model.value = setup.model;
     this.key.value = '';
     this.models = [];
+    this.loaded.clear();
     this.drawModels();
     setText(this.result, '');
     this.listModels();
@@ -128,6 +134,7 @@ export class SetupView {
     this.model.value = same ? this.seenSetup!.model : preset.suggestedModel;
     this.key.value = '';
     this.models = [];
+    this.loaded.clear();
     this.drawModels();
     setText(this.result, '');
     this.result.className = 'setup-result';
@@ -217,7 +224,7 @@ export class SetupView {
     if (!reply) return;
     if (reply.type === 'setupModels') {
       if (reply.requestId !== this.listRequest) return;
-      this.models = reply.models;
+      this.models = this.withLoaded(reply.models);
       this.drawModels();
       if (reply.error) setText(this.listNote, `${t(`setupError.${reply.error.code}` as StringKey)} ${reply.error.message}`);
       return;
@@ -225,14 +232,21 @@ export class SetupView {
     if (reply.requestId !== this.testRequest) return;
     // The window the server loaded the model with beats what its metadata says.
     if (reply.ok && reply.contextWindow) {
-      const learned = { id: reply.model, contextWindow: reply.contextWindow, contextSource: reply.contextSource ?? 'loaded' } as const;
-      this.models = this.models.some((m) => m.id === reply.model) ? this.models.map((m) => (m.id === reply.model ? learned : m)) : [...this.models, learned];
+      this.loaded.set(reply.model, reply.contextWindow);
+      this.models = this.withLoaded(this.models.some((m) => m.id === reply.model) ? this.models : [...this.models, { id: reply.model }]);
       this.drawModels();
     }
     this.result.className = `setup-result ${reply.ok ? 'ok' : 'failed'}`;
     setText(this.result, reply.ok
       ? t('setupTestOk', reply.model, formatCount(Math.round(reply.latencyMs ?? 0), this.state!.lang))
       : `${t(`setupError.${reply.code ?? 'other'}` as StringKey)} ${reply.message}`);
+  }
+
+  private withLoaded(models: readonly SetupModel[]): SetupModel[] {
+    return models.map((m) => {
+      const window = this.loaded.get(m.id);
+      return window ? { id: m.id, contextWindow: window, contextSource: 'loaded' } : m;
+    });
   }
 
   private drawModels(): void {
