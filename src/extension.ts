@@ -29,6 +29,8 @@ import { TaskController } from './host/vscode/task/taskController';
 import { MirroringCommandRunner } from './host/common/terminal/mirroringCommandRunner';
 import { MirrorTerminal } from './host/vscode/terminal/mirrorTerminal';
 import { statusRefresher } from './host/vscode/views/statusRefresher';
+import { SetupController } from './host/vscode/setup/setupController';
+import { PresetMemory } from './host/vscode/setup/presetMemory';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
@@ -66,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   redactor.addFromEnvironment(process.env);
   const environment = (): EnvironmentRules => ({ passThrough: config().envPassThrough, isSecretValue: (value) => redactor.contains(value) });
   // Filled below: the terminal, the views and MCP call into objects built after them.
-  const late: { controller?: TaskController; commandDeps?: CommandDeps; views?: TaskViews } = {};
+  const late: { controller?: TaskController; commandDeps?: CommandDeps; views?: TaskViews; setup?: SetupController } = {};
   const mcp = new McpHost(
     registry,
     logger,
@@ -82,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     extensionUri: context.extensionUri,
     logger,
     onIntent: (intent) => {
+      if (SetupController.handles(intent)) return void late.setup?.handle(intent).catch((error) => logger.error(`intent ${intent.type} failed`, error));
       if (late.commandDeps) void handleIntent(intent, late.commandDeps).catch((error) => logger.error(`intent ${intent.type} failed`, error));
     },
     // MCP servers connect once a view is shown (or a task or an MCP command needs them), never at activation.
@@ -111,10 +114,16 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   late.controller = task;
   late.views = views;
 
+  const presets = new PresetMemory(context.globalState);
   const refresh = statusRefresher({
     views, controller: task, models, history, readConfig: config, logger,
+    providerLabel: (settings) => presets.presetFor(settings).label,
     webSearchReady: async (settings) => Boolean(settings.webSearxngUrl || Object.keys(await webKeys.get()).length),
   });
+
+  const setup = new SetupController({ views, keys, readConfig: config, env: process.env, clock: systemClock, logger, onSaved: refresh, presets });
+  late.setup = setup;
+  const refreshSetup = (): void => void setup.refresh().catch((error) => logger.error('set-up refresh failed', error));
 
   const mentions = new MentionSource(() => folder()?.uri.fsPath, (root) => new NodeWorkspace(root));
   const commandDeps: CommandDeps = {
@@ -148,11 +157,16 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     task.onDidChangeState(refresh),
     keys.onDidChange(refresh),
     onConfigChange(refresh),
+    keys.onDidChange(refreshSetup),
+    onConfigChange(refreshSetup),
+    vscode.lm.onDidChangeChatModels(refreshSetup),
+    vscode.commands.registerCommand('stepwise.setupModel', () => setup.show()),
     keepMcpCurrent(folder(), trust.mcpChangeHandlers(refresh)),
     { dispose: () => void mcp.stop() },
   );
   logger.info(`Stepwise activated (${vscode.workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: read-only tools'})`);
   refresh();
+  refreshSetup();
 
   return {
     controller: task,

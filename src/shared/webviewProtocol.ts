@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EventEnvelope, RunOutcome } from './events';
 import { Plan, StepRole } from './plan';
 import { PlanMode } from './vocabulary';
+import { SetupDraft, SetupModelsMessage, SetupState, SetupTestMessage } from './setupProtocol';
 
 /** Which webview sent a message: the sidebar chat or the plan panel. */
 export const WebviewKind = z.enum(['sidebar', 'panel']);
@@ -64,6 +65,12 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('undoCompaction'), id: id.optional() }),
   /** Pin (or unpin) a tool result so it survives eliding and compaction. */
   z.object({ type: z.literal('pinContext'), callId: id, pinned: z.boolean() }),
+  /** Set-up view: list the models of the draft's endpoint (answered by `setupModels` with the same `requestId`). */
+  z.object({ type: z.literal('setupListModels'), requestId: z.number().int(), draft: SetupDraft }),
+  /** Set-up view: send one tiny real request with the draft (answered by `setupTestResult`). */
+  z.object({ type: z.literal('setupTest'), requestId: z.number().int(), draft: SetupDraft }),
+  /** Set-up view: write the settings and store the typed key (SecretStorage, per endpoint origin). */
+  z.object({ type: z.literal('setupSave'), draft: SetupDraft }),
 ]);
 export type WebviewIntent = z.infer<typeof WebviewIntent>;
 
@@ -113,6 +120,10 @@ export const HostStatus = z.object({
   planMode: PlanMode.optional(),
   /** A web search provider is configured (`web_search` is offered); `false` lets the sidebar say how to add one. */
   webSearch: z.boolean().optional(),
+  /** The provider in use, as the model switcher shows it (e.g. `Ollama`). */
+  provider: z.string().max(100).optional(),
+  /** The endpoint in use (base URL; absent for VS Code's language models). */
+  endpoint: z.string().max(2_000).optional(),
 });
 export type HostStatus = z.infer<typeof HostStatus>;
 
@@ -148,6 +159,12 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerInfo).max(1_000) }),
   /** Workspace files and folders matching what the user typed after `@` (`query` as asked). */
   z.object({ type: z.literal('mentionSuggestions'), query: z.string().max(200), items: z.array(MentionSuggestion).max(50) }),
+  /** The model set-up (presets, current values, VS Code's models) for the set-up view and the switcher. */
+  z.object({ type: z.literal('setup'), state: SetupState }),
+  SetupModelsMessage,
+  SetupTestMessage,
+  /** Open the set-up view (the "Set Up Model" command, the walkthrough). */
+  z.object({ type: z.literal('showSetup') }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

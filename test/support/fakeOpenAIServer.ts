@@ -141,6 +141,10 @@ export interface FakeOpenAIOptions {
    * requests do not consume a scripted turn. A string replaces the default (Ollama's) message.
    */
   rejectTools?: boolean | string;
+  /** Answer 401 (OpenAI's body) to every request without `Authorization: Bearer <requireKey>`; a function may change its answer. */
+  requireKey?: string | (() => string);
+  /** More routes (e.g. Ollama's `/api/*`): a JSON answer, or `undefined` to fall through to the OpenAI routes. */
+  routes?: (request: RecordedRequest) => { status: number; body: unknown } | undefined;
 }
 
 /** A running fake. */
@@ -227,6 +231,10 @@ export async function startFakeOpenAI(script: FakeScript, options: FakeOpenAIOpt
     const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody };
     requests.push(recorded);
     const path = recorded.path.split('?')[0];
+    const extra = options.routes?.(recorded);
+    if (extra) return sendJson(res, extra.status, extra.body);
+    const required = typeof options.requireKey === 'function' ? options.requireKey() : options.requireKey;
+    if (required !== undefined && req.headers.authorization !== `Bearer ${required}`) return sendError(res, fakeErrors.unauthorized());
 
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'fake' }] });

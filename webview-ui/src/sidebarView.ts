@@ -5,6 +5,7 @@ import { button, clip, formatCount, h, replaceChildren, setShown, setText } from
 import { icon, stepIcon } from './icons';
 import { McpSection } from './mcpSection';
 import { holdsPrompts, PromptDock } from './promptDock';
+import { SetupView } from './setupView';
 import type { AppState, Changes } from './store';
 import { Timeline } from './timeline';
 
@@ -29,7 +30,11 @@ export class SidebarView {
   private readonly newTaskButton: HTMLButtonElement;
   private readonly panelButton: HTMLButtonElement;
   private readonly restricted = h('div', { class: 'banner', role: 'note' });
-  private readonly empty = h('div', { class: 'empty-state', 'data-role': 'empty-state' });
+  private readonly setup: SetupView;
+  /** The user opened the set-up from the model switcher (or the host asked for it). */
+  private setupOpen = false;
+  private setupRequestsSeen = 0;
+  private readonly modelSwitch = h('button', { type: 'button', class: 'model-switch', 'data-action': 'model-switch' });
   private readonly home = h('div', { class: 'home', 'data-role': 'history' });
   private readonly strip = h('button', { type: 'button', class: 'plan-strip', 'data-action': 'plan-strip' });
   private readonly dock: PromptDock;
@@ -56,17 +61,28 @@ export class SidebarView {
     });
     this.mcp = new McpSection(post);
     this.gauge = new ContextGauge(post);
+    this.setup = new SetupView(post, (open) => {
+      // Saving keeps the set-up open until the host says the save is done; Cancel closes it.
+      this.setupOpen = open;
+      this.render(deps.state(), { run: false, reset: false, status: true, review: false, lang: false, mcp: false });
+    });
+    this.modelSwitch.addEventListener('click', () => {
+      this.setupOpen = true;
+      this.render(deps.state(), { run: false, reset: false, status: true, review: false, lang: false, mcp: false });
+      this.setup.focus();
+    });
     this.element = h('div', { class: 'app sidebar' },
       h('header', { class: 'bar' }, this.title, this.newTaskButton, this.panelButton),
-      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.empty, this.home, this.strip, this.timeline.element, this.promptsNote, this.dock.element, this.composer.element);
+      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.setup.element, this.home, this.strip, this.timeline.element, this.promptsNote, this.dock.element, this.modelSwitch, this.composer.element);
   }
 
   /** Patches what `changes` touched. */
   render(state: AppState, changes: Changes): void {
     const t = state.t;
-    const configured = state.status.configured || !state.statusKnown;
     const hasRun = state.run.runId !== undefined;
-    if (changes.lang) this.drawEmpty(state);
+    const showSetup = this.setupShown(state);
+    // While the set-up is shown, the chat is not: it reads as "not configured" for the rest of the view.
+    const configured = !showSetup;
     setText(this.title, hasRun ? clip(state.run.task ?? t('untitled'), 80) : 'Stepwise');
     this.title.title = state.run.task ?? '';
     this.newTaskButton.title = t('newTask');
@@ -79,8 +95,8 @@ export class SidebarView {
     setShown(this.restricted, state.statusKnown && !state.status.trusted);
     this.mcp.render(state);
 
-    setShown(this.empty, !configured);
-    if (!configured && this.empty.childElementCount === 0) this.drawEmpty(state);
+    setShown(this.setup.element, showSetup);
+    if (showSetup) this.setup.render(state, state.status.configured);
     setShown(this.home, configured && !hasRun);
     if (configured && !hasRun && (changes.status || changes.lang || changes.reset || this.historyShown !== state.status.history)) this.drawHistory(state);
 
@@ -100,16 +116,42 @@ export class SidebarView {
     setShown(this.promptsNote, waiting && !holdsPrompts(state));
     setShown(this.composer.element, configured);
     this.composer.render(state);
+    this.drawModelSwitch(state, configured);
   }
 
-  private drawEmpty(state: AppState): void {
-    const t = state.t;
-    replaceChildren(this.empty,
-      h('div', { class: 'empty-title' }, t('notConfiguredTitle')),
-      h('p', {}, t('notConfiguredBody')),
-      h('div', { class: 'buttons' },
-        button(t('setApiKey'), () => this.deps.post({ type: 'setApiKey' }), { kind: 'primary', action: 'set-api-key' }),
-        button(t('openSettings'), () => this.deps.post({ type: 'openSettings' }), { action: 'open-settings' })));
+  /** The set-up replaces the chat when no model is configured, or when the user (or the host) opened it. */
+  private setupShown(state: AppState): boolean {
+    if ((state.setupRequests ?? 0) !== this.setupRequestsSeen) {
+      this.setupRequestsSeen = state.setupRequests ?? 0;
+      this.setupOpen = true;
+    }
+    // A finished save closes the set-up (the host counts saves).
+    const saves = state.setup?.saves;
+    if (saves !== undefined && saves !== this.savesSeen) {
+      if (this.savesSeen !== undefined) this.setupOpen = false;
+      this.savesSeen = saves;
+    }
+    return (state.statusKnown && !state.status.configured) || this.setupOpen;
+  }
+
+  private savesSeen: number | undefined;
+
+  /** The provider and model in use, by the input; a click opens the set-up to switch. */
+  private drawModelSwitch(state: AppState, shown: boolean): void {
+    setShown(this.modelSwitch, shown && state.statusKnown);
+    const model = state.status.model ?? '';
+    const label = state.status.provider ? `${state.status.provider} · ${model}` : model;
+    setText(this.modelSwitch, label);
+    this.modelSwitch.title = state.t('modelSwitchTitle', model, state.status.endpoint ?? state.status.provider ?? '');
+  }
+
+  /** Puts a suggested task in the chat box (the user still sends it). */
+  private fillTask(text: string): void {
+    const input = this.composer.element.querySelector('textarea');
+    if (!input) return;
+    input.value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    input.focus();
   }
 
   private drawHistory(state: AppState): void {
@@ -129,7 +171,10 @@ export class SidebarView {
       ? h('p', { class: 'muted web-search-hint' }, t('webSearchOff'), ' ',
         button(t('setWebSearchKey'), () => this.deps.post({ type: 'setWebSearchKey' }), { action: 'set-web-search-key' }))
       : null;
-    replaceChildren(this.home, h('h2', {}, t('history')), entries.length > 0 ? list : h('p', { class: 'muted' }, t('historyEmpty')), searchHint);
+    const examples = h('div', { class: 'examples', 'data-role': 'examples' }, h('h2', {}, t('examplesTitle')),
+      ...(['example1', 'example2', 'example3'] as const).map((key) =>
+        button(t(key), () => this.fillTask(t(key)), { action: 'example-task' })));
+    replaceChildren(this.home, examples, h('h2', {}, t('history')), entries.length > 0 ? list : h('p', { class: 'muted' }, t('historyEmpty')), searchHint);
   }
 
   private drawMeta(state: AppState): void {

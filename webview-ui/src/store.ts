@@ -1,6 +1,7 @@
 import { EventEnvelope } from '../../src/shared/events';
 import type { Plan } from '../../src/shared/plan';
-import type { HostMessage, HostStatus, McpServerInfo, MentionSuggestion, WebviewKind } from '../../src/shared/webviewProtocol';
+import type { SetupState } from '../../src/shared/setupProtocol';
+import type { HostMessage, HostMessageOf, HostStatus, McpServerInfo, MentionSuggestion, WebviewKind } from '../../src/shared/webviewProtocol';
 import { initialRunView, reduceAll } from './reducer';
 import { createTranslator, type Translate } from './strings';
 import type { RunView } from './viewModel';
@@ -18,6 +19,12 @@ export interface AppState {
   mcp?: readonly McpServerInfo[];
   /** The host's answer to the chat box's last `@` query. */
   mentions?: { query: string; items: readonly MentionSuggestion[] };
+  /** The model set-up (presets, current values) once the host sent it. */
+  setup?: SetupState;
+  /** The host's last answer to the set-up view (a model list or a connection test). */
+  setupReply?: HostMessageOf<'setupModels' | 'setupTestResult'>;
+  /** Counts the host's requests to open the set-up view. */
+  setupRequests?: number;
   lang: string;
   t: Translate;
 }
@@ -71,6 +78,13 @@ export function applyHostMessage(state: AppState, message: HostMessage): { state
     case 'mcpServers':
       changes.mcp = true;
       return { state: { ...state, mcp: message.servers }, changes };
+    case 'setup':
+      return { state: { ...state, setup: message.state }, changes: { ...changes, status: true } };
+    case 'setupModels':
+    case 'setupTestResult':
+      return { state: { ...state, setupReply: message }, changes };
+    case 'showSetup':
+      return { state: { ...state, setupRequests: (state.setupRequests ?? 0) + 1 }, changes: { ...changes, status: true } };
     case 'mentionSuggestions':
       changes.mentions = true;
       return { state: { ...state, mentions: { query: message.query, items: message.items } }, changes };

@@ -1,3 +1,5 @@
+import { setupStringsEn, setupStringsZhCN } from './setupStrings';
+
 /** Every user-facing string of the webviews, in English; `{0}`, `{1}` are positional arguments. */
 export const en = {
   newTask: 'New task',
@@ -166,6 +168,7 @@ export const en = {
   mcpRestartTitle: 'Restart {0}',
   mcpDisableTitle: 'Stop {0} and keep it off',
   mcpEnableTitle: 'Start {0}',
+  ...setupStringsEn,
 } as const;
 
 /** A key of the string table. */
@@ -339,6 +342,7 @@ export const zhCN: Record<StringKey, string> = {
   mcpRestartTitle: '重启 {0}',
   mcpDisableTitle: '停止 {0} 并保持关闭',
   mcpEnableTitle: '启动 {0}',
+  ...setupStringsZhCN,
 };
 
 /** Looks up and formats a string. */

@@ -25,8 +25,13 @@ export interface OpenAICompatibleModelOptions {
   model: string;
   /** Extra headers on every request (Azure's `api-key`, OpenRouter's `HTTP-Referer`...). */
   headers?: Record<string, string>;
-  /** Extra query parameters on every request (Azure's `api-version`). */
+  /** Extra query parameters on every request. */
   query?: Record<string, string>;
+  /**
+   * Azure OpenAI: `baseURL` is the resource endpoint (`https://NAME.openai.azure.com`), `model` the
+   * deployment; the key goes in the `api-key` header and this version in the `api-version` query.
+   */
+  azureApiVersion?: string;
   /** Default `auto`. */
   /**
    * How tools reach the model. `native`: OpenAI `tools`. `text`: described in the system prompt and
@@ -113,8 +118,9 @@ export class OpenAICompatibleModel implements Model {
 
   /** The SDK client, made on the first request: constructing a model (at activation too) loads no SDK. */
   private get client(): OpenAI {
-    this.sdkClient ??= new (loadOpenAI().OpenAI)({
-      baseURL: this.options.baseURL,
+    if (this.sdkClient) return this.sdkClient;
+    const sdk = loadOpenAI();
+    const clientOptions = {
       // The SDK refuses to start without a key; local servers ignore it.
       apiKey: this.options.apiKey || 'none',
       defaultHeaders: this.options.headers,
@@ -123,8 +129,12 @@ export class OpenAICompatibleModel implements Model {
       timeout: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       fetch: withNormalizedErrorBodies((input, init) => fetch(input, init)),
       logger: this.options.logger,
-      logLevel: 'warn',
-    });
+      logLevel: 'warn' as const,
+    };
+    // Azure: the SDK's own client puts the key in `api-key`, the version in the query and the deployment in the path.
+    this.sdkClient = this.options.azureApiVersion
+      ? new sdk.AzureOpenAI({ ...clientOptions, baseURL: azureOpenAIBase(this.options.baseURL), apiVersion: this.options.azureApiVersion })
+      : new sdk.OpenAI({ ...clientOptions, baseURL: this.options.baseURL });
     return this.sdkClient;
   }
 
@@ -314,4 +324,9 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Azure's API root for a resource endpoint (`https://NAME.openai.azure.com[/openai]` -> `.../openai`). */
+export function azureOpenAIBase(endpoint: string): string {
+  return `${endpoint.trim().replace(/\/+$/, '').replace(/\/openai$/, '')}/openai`;
 }

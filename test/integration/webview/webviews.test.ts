@@ -10,6 +10,14 @@ const status = (over: Partial<HostStatus> = {}): HostMessage => ({
   type: 'status',
   status: { configured: true, trusted: true, running: true, runId: RUN, model: 'gpt-4.1-mini', history: [], ...over },
 });
+const SETUP = {
+  presets: [
+    { id: 'openai', label: 'OpenAI', provider: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', needsKey: true, editableUrl: false, modelList: 'openai', suggestedModel: 'gpt-4o-mini' },
+    { id: 'deepseek', label: 'DeepSeek', provider: 'openai-compatible', baseUrl: 'https://api.deepseek.com/v1', needsKey: true, editableUrl: false, modelList: 'openai', suggestedModel: 'deepseek-chat' },
+    { id: 'ollama', label: 'Ollama', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', needsKey: false, editableUrl: true, modelList: 'ollama', suggestedModel: '' },
+  ],
+  presetId: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiVersion: '2024-10-21', contextWindow: 0, keyStored: false, lmModels: [], saves: 0,
+} satisfies Extract<HostMessage, { type: 'setup' }>['state'];
 const show = (events = plannedRun(), task = 'Make the date parser accept ISO week dates and keep all tests green'): HostMessage[] => [
   { type: 'reset', runId: RUN, task },
   { type: 'events', runId: RUN, envelopes: wrap(RUN, events) },
@@ -97,16 +105,31 @@ describe('webviews in Chromium (real bundle, real CSP)', function () {
   });
 
   for (const theme of ['light', 'dark'] as const) {
-    it(`sidebar (${theme}): empty state when no model is configured, with working buttons`, async () => {
+    it(`sidebar (${theme}): the set-up instead of the chat when no model is configured; the key never lands in webview state`, async () => {
       const page = await view({ view: 'sidebar', theme });
-      await sendHost(page, status({ configured: false, running: false, runId: undefined }));
-      assert.ok(await page.isVisible('text=No model configured'));
+      await sendHost(page, status({ configured: false, running: false, runId: undefined }), { type: 'setup', state: SETUP });
+      await page.waitForSelector('[data-role="setup"]', { state: 'visible' });
+      assert.ok(await page.isVisible('text=Set up a model'));
       assert.ok(!(await page.isVisible('[data-role="task-input"]')), 'no composer without a model');
+      assert.ok(!(await page.isVisible('[data-action="setup-cancel"]')), 'nothing to go back to');
       await clearPosted(page);
-      await page.click('[data-action="set-api-key"]');
-      await page.click('[data-action="open-settings"]');
-      assert.deepEqual(await posted(page), [{ type: 'setApiKey' }, { type: 'openSettings' }]);
-      await shot(page, `sidebar-empty-${theme}`);
+      await page.selectOption('[data-role="setup-provider"]', 'deepseek');
+      assert.equal(await page.inputValue('[data-role="setup-base-url"]'), 'https://api.deepseek.com/v1');
+      assert.ok(await page.isVisible('text=Enter the API key to load the model list.'));
+      await page.fill('[data-role="setup-key"]', 'sk-typed-secret');
+      // Leaving the key field (here: clicking Test) loads the model list with the typed key.
+      await page.click('[data-action="setup-test"]');
+      const sent = await posted(page);
+      assert.deepEqual(sent.map((i) => i.type), ['setupListModels', 'setupTest']);
+      const test = sent[1] as Extract<WebviewIntent, { type: 'setupTest' }>;
+      assert.deepEqual(test.draft, { presetId: 'deepseek', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', apiKey: 'sk-typed-secret' });
+      await sendHost(page, { type: 'setupModels', requestId: (sent[0] as { requestId: number }).requestId, models: [{ id: 'deepseek-chat', contextWindow: 65536, contextSource: 'listing' }, { id: 'deepseek-reasoner' }] });
+      await sendHost(page, { type: 'setupTestResult', requestId: test.requestId, ok: false, code: 'auth', model: 'deepseek-chat', endpoint: 'https://api.deepseek.com/v1', message: 'The model endpoint https://api.deepseek.com/v1 refused the request (401: Authentication Fails).' });
+      await settle(page);
+      assert.match(await page.innerText('[data-role="setup-test-result"]'), /^The API key was refused\. .*401/);
+      assert.match(await page.innerText('[data-role="setup-summary"]'), /Will use deepseek-chat at https:\/\/api\.deepseek\.com\/v1\. Context window: 65,536 tokens/);
+      assert.ok(!JSON.stringify(await page.evaluate(() => (window as unknown as { __state?: unknown }).__state ?? null)).includes('sk-typed-secret'), 'the key is not in webview state');
+      await shot(page, `sidebar-setup-${theme}`);
     });
 
     it(`sidebar (${theme}): a running planned task with its plan strip, cards and an approval`, async () => {
@@ -301,8 +324,9 @@ describe('webviews in Chromium (real bundle, real CSP)', function () {
 
   it('speaks Simplified Chinese for zh-cn', async () => {
     const page = await view({ view: 'sidebar', lang: 'zh-cn' });
-    await sendHost(page, status({ configured: false }));
-    assert.ok(await page.isVisible('text=尚未配置模型'));
+    await sendHost(page, status({ configured: false }), { type: 'setup', state: SETUP });
+    assert.ok(await page.isVisible('text=设置模型'));
+    assert.ok(await page.isVisible('[data-action="setup-test"] >> text=测试连接'));
     await sendHost(page, status(), ...show());
     assert.ok(await page.isVisible('text=需要批准'));
     assert.ok(await page.isVisible('[data-action="approve"] >> text=批准'));

@@ -34,6 +34,9 @@ describe('webview protocol', () => {
       { type: 'compactContext' },
       { type: 'undoCompaction', id: 'compaction-1' },
       { type: 'pinContext', callId: 'c1', pinned: true },
+      { type: 'setupListModels', requestId: 1, draft: { presetId: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: '' } },
+      { type: 'setupTest', requestId: 2, draft: { presetId: 'openai', baseUrl: '', model: 'gpt-4o-mini', apiKey: 'sk-x' } },
+      { type: 'setupSave', draft: { presetId: 'azure', baseUrl: 'https://r.openai.azure.com', model: 'dep', apiVersion: '2024-10-21', contextWindow: 0 } },
     ];
     for (const message of valid) assert.equal(parseIntent(message).ok, true, JSON.stringify(message));
     assert.deepEqual(new Set(valid.map((m) => (m as { type: string }).type)), new Set(WebviewIntent.options.map((o) => o.shape.type.value)),
@@ -61,6 +64,9 @@ describe('webview protocol', () => {
       { type: 'mcpSetEnabled', name: 'memory' },
       { type: 'mcpSetEnabled', name: 'memory', enabled: 'yes' },
       { type: 'pinContext', callId: 'c1' },
+      { type: 'setupTest', requestId: 1 },
+      { type: 'setupSave', draft: { presetId: '', baseUrl: '', model: '' } },
+      { type: 'setupListModels', requestId: 1.5, draft: { presetId: 'ollama', baseUrl: '', model: '' } },
       { type: 'undoCompaction', id: '' },
       { type: 'mcpStart', name: 'memory', command: 'node evil.js' },
     ];

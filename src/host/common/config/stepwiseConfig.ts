@@ -6,7 +6,7 @@ import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFA
 import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
 
 /** Which model backend a run uses. */
-export const ProviderKind = z.enum(['openai-compatible', 'vscode-lm']);
+export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'vscode-lm']);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 
@@ -21,6 +21,8 @@ export const StepwiseConfig = z.object({
   provider: ProviderKind.default('openai-compatible'),
   baseUrl: z.string().trim().default(''),
   model: z.string().trim().min(1).default('gpt-4o-mini'),
+  /** Azure OpenAI's `api-version` (provider `azure-openai`: `baseUrl` is the resource endpoint, `model` the deployment). */
+  azureApiVersion: z.string().trim().min(1).default('2024-10-21'),
   maxTurns: z.number().int().min(1).max(500).default(60),
   maxInputTokens: z.number().int().min(2_000).max(2_000_000).default(100_000),
   // The approval defaults are the core's, shared with the CLI (package.json repeats them; a test checks).
@@ -69,6 +71,7 @@ export const SETTING_KEYS: Record<keyof StepwiseConfig, string> = {
   provider: 'provider',
   baseUrl: 'baseUrl',
   model: 'model',
+  azureApiVersion: 'azure.apiVersion',
   maxTurns: 'maxTurns',
   maxInputTokens: 'maxInputTokens',
   autoApprove: 'approvals.autoApprove',

@@ -2,7 +2,8 @@ import { taskWords } from '../../../shared/attachedContext';
 import type { Logger } from '../../../agent/ports';
 import type { EventEnvelope } from '../../../shared/events';
 import type { Plan } from '../../../shared/plan';
-import { parseIntent, type HostMessage, type HostStatus, type McpServerInfo, type MentionSuggestion, type WebviewIntent, type WebviewKind } from '../../../shared/webviewProtocol';
+import type { SetupState } from '../../../shared/setupProtocol';
+import { parseIntent, type HostMessage, type HostMessageOf, type HostStatus, type McpServerInfo, type MentionSuggestion, type WebviewIntent, type WebviewKind } from '../../../shared/webviewProtocol';
 import { RunEventLog } from './runEventLog';
 
 /** One connected webview as the hub sees it; `post` resolves false when the webview could not take it. */
@@ -71,6 +72,8 @@ export class ViewHub {
   private readonly tasks = new Map<string, string>();
   private status: HostStatus | undefined;
   private mcpServers: McpServerInfo[] | undefined;
+  private setupState: SetupState | undefined;
+  private showSetupPending = false;
   private review: { runId?: string; plan: Plan } | undefined;
   private readonly visible: ViewVisibility = { sidebar: false, panel: false };
   private timer: unknown;
@@ -197,6 +200,19 @@ export class ViewHub {
     this.broadcast({ type: 'mcpServers', servers: this.mcpServers }, 'sidebar');
   }
 
+  /** The model set-up (presets, current values) for the sidebar's set-up view and switcher; kept for reloads. */
+  setSetup(state: SetupState): void {
+    this.setupState = state;
+    this.broadcast({ type: 'setup', state }, 'sidebar');
+  }
+
+  /** A set-up answer (model list, test result) or "show the set-up view" for the sidebar. */
+  sendSetup(message: HostMessageOf<'setupModels' | 'setupTestResult' | 'showSetup'>): void {
+    // A sidebar that is still loading gets "show the set-up view" once it is ready.
+    if (message.type === 'showSetup' && ![...this.ports].some(([port, state]) => state.ready && port.kind === 'sidebar')) this.showSetupPending = true;
+    this.broadcast(message, 'sidebar');
+  }
+
   /** Answers the chat box's `@query` (every webview; only a composer waiting for `query` shows it). */
   sendMentionSuggestions(query: string, items: readonly MentionSuggestion[]): void {
     this.broadcast({ type: 'mentionSuggestions', query, items: items.slice(0, 50) });
@@ -231,6 +247,11 @@ export class ViewHub {
     if (this.options.l10n) this.post(port, { type: 'l10n', ...this.options.l10n });
     if (this.status) this.post(port, this.statusMessage(port, this.status));
     if (this.mcpServers && port.kind === 'sidebar') this.post(port, { type: 'mcpServers', servers: this.mcpServers });
+    if (this.setupState && port.kind === 'sidebar') this.post(port, { type: 'setup', state: this.setupState });
+    if (this.showSetupPending && port.kind === 'sidebar') {
+      this.showSetupPending = false;
+      this.post(port, { type: 'showSetup' });
+    }
     if (runId !== undefined && runId === this.shownRunId) {
       state.runId = runId;
       state.sentSeq = lastSeq;

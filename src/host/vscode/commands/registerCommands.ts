@@ -310,6 +310,9 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
     // Handled above (commands of ours, context requests).
     case 'ready': case 'setApiKey': case 'openSettings': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
       return;
+    // The set-up view's intents go to the SetupController (extension.ts routes them before this).
+    case 'setupListModels': case 'setupTest': case 'setupSave':
+      return;
     default: {
       const unhandled: never = intent;
       throw new Error(`unhandled intent ${JSON.stringify(unhandled)}`);

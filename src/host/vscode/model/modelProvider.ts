@@ -51,7 +51,9 @@ export class ModelProvider {
   /** Whether a run could start now (for the sidebar's empty state). */
   async isConfigured(config: StepwiseConfig): Promise<boolean> {
     if (config.provider === 'vscode-lm' && (await selectLmModel(config.model).then(Boolean, () => false))) return true;
-    return Boolean((await this.keys.get(resolveBaseUrl(config, this.env))) || config.baseUrl || this.env.OPENAI_BASE_URL?.trim());
+    const key = await this.keys.get(resolveBaseUrl(config, this.env));
+    if (config.provider === 'azure-openai') return Boolean(key && config.baseUrl);
+    return Boolean(key || config.baseUrl || this.env.OPENAI_BASE_URL?.trim());
   }
 
   /** Throws `ModelNotConfiguredError` when no model can be used. */
@@ -67,8 +69,11 @@ export class ModelProvider {
     const baseURL = resolveBaseUrl(config, this.env);
     // Only the key stored for this endpoint's origin: a key given for another endpoint never goes here.
     const key = await this.keys.get(baseURL);
-    const custom = Boolean(config.baseUrl || this.env.OPENAI_BASE_URL?.trim());
+    const azure = config.provider === 'azure-openai';
+    // Azure always needs a key; another custom endpoint (a local server) may run without one.
+    const custom = !azure && Boolean(config.baseUrl || this.env.OPENAI_BASE_URL?.trim());
     const origin = endpointOrigin(baseURL);
+    if (azure && !config.baseUrl) throw new ModelNotConfiguredError('No Azure OpenAI resource endpoint is set.', 'openSettings');
     if (!key && !custom) throw new ModelNotConfiguredError(`No API key is set for ${origin}.`, 'setApiKey', origin);
     const make = (name: string, vision: boolean): Model =>
       new OpenAICompatibleModel({
@@ -76,6 +81,7 @@ export class ModelProvider {
         baseURL,
         apiKey: key?.key ?? '',
         model: name,
+        ...(azure ? { azureApiVersion: config.azureApiVersion } : {}),
         toolProtocol: config.toolProtocol,
         clock: this.clock,
         logger: this.logger,

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../agent/ports';
 import type { StepwiseConfig } from '../../common/config/stepwiseConfig';
 import type { HistoryStore } from '../../../node/historyStore';
-import type { ModelProvider } from '../model/modelProvider';
+import { resolveBaseUrl, type ModelProvider } from '../model/modelProvider';
+import { presetForSettings } from '../../common/setup/providerPresets';
 import type { TaskController } from '../task/taskController';
 import type { TaskViews } from './taskViews';
 
@@ -16,6 +17,8 @@ export interface StatusSources {
   logger: Logger;
   /** Whether a web search provider is configured (keys in SecretStorage or a SearXNG URL). */
   webSearchReady?: (config: StepwiseConfig) => Promise<boolean>;
+  /** The provider's name for the model switcher (default: the preset the base URL points at). */
+  providerLabel?: (config: StepwiseConfig) => string;
 }
 
 /**
@@ -34,6 +37,8 @@ export function statusRefresher(sources: StatusSources): () => void {
       ...(controller.runningRunId ? { runId: controller.runningRunId } : {}),
       model: current.model,
       planMode: current.planMode,
+      provider: sources.providerLabel?.(current) ?? presetForSettings(current.provider, current.baseUrl).label,
+      ...(current.provider === 'vscode-lm' ? {} : { endpoint: resolveBaseUrl(current, process.env) }),
       history: await history.list(30),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
     });

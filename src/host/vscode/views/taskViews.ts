@@ -45,7 +45,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../agent/ports';
 import type { EventEnvelope } from '../../../shared/events';
 import type { Plan } from '../../../shared/plan';
-import type { HostStatus, McpServerInfo, MentionSuggestion, WebviewIntent, WebviewKind } from '../../../shared/webviewProtocol';
+import type { SetupState } from '../../../shared/setupProtocol';
+import type { HostMessageOf, HostStatus, McpServerInfo, MentionSuggestion, WebviewIntent, WebviewKind } from '../../../shared/webviewProtocol';
 import { ChatViewProvider } from './chatViewProvider';
 import { PlanPanel } from './planPanel';
 import { ViewHub } from '../../common/views/viewHub';
@@ -119,6 +120,16 @@ export class TaskViews implements vscode.Disposable {
   /** Shows every configured MCP server in the sidebar (`[]`: none configured); call again on each change. */
   setMcpServers(servers: readonly McpServerInfo[]): void {
     this.hub.setMcpServers(servers);
+  }
+
+  /** The model set-up state for the sidebar's set-up view and model switcher (kept for reloads). */
+  setSetup(state: SetupState): void {
+    this.hub.setSetup(state);
+  }
+
+  /** A set-up answer (model list, test result), or `showSetup` to open the set-up view. */
+  sendSetup(message: HostMessageOf<'setupModels' | 'setupTestResult' | 'showSetup'>): void {
+    this.hub.sendSetup(message);
   }
 
   /** Answers the chat box's `@query` with matching files, folders and context words. */
