@@ -29,6 +29,7 @@ import { TaskController } from './host/vscode/task/taskController';
 import { MirroringCommandRunner } from './host/common/terminal/mirroringCommandRunner';
 import { MirrorTerminal } from './host/vscode/terminal/mirrorTerminal';
 import { statusRefresher } from './host/vscode/views/statusRefresher';
+import { chatBoxOf } from './host/vscode/views/chatBox';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
@@ -130,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     onKeyChanged: refresh,
     checkpoints: { home: checkpointsHome, folder, history, logger },
     suggestMentions: async (query) => views.sendMentionSuggestions(query, await mentions.suggest(query)),
+    chatBox: chatBoxOf(views),
   };
   late.commandDeps = commandDeps;
 

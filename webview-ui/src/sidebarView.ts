@@ -1,4 +1,5 @@
 import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtocol';
+import { Announcer } from './announcer';
 import { Composer, type Draft } from './composer';
 import { ContextGauge } from './contextGauge';
 import { button, clip, formatCount, h, replaceChildren, setShown, setText } from './dom';
@@ -36,6 +37,7 @@ export class SidebarView {
   private readonly composer: Composer;
   private readonly mcp: McpSection;
   private readonly gauge: ContextGauge;
+  private readonly announcer = new Announcer();
   private historyShown: readonly HistoryEntry[] | undefined;
 
   constructor(private readonly deps: ViewDeps) {
@@ -44,8 +46,8 @@ export class SidebarView {
     this.panelButton = button('', () => post({ type: 'showPanel' }), { kind: 'icon', icon: icon('panel'), action: 'show-panel' });
     this.strip.addEventListener('click', () => post({ type: 'showPanel' }));
     this.timeline = new Timeline({ view: 'sidebar', t: () => deps.state().t, post, runId: () => deps.state().run.runId, workspaceUri: () => deps.state().status.workspaceUri });
-    this.dock = new PromptDock(post);
     this.composer = new Composer(post, deps.saveDraft, deps.loadDraft());
+    this.dock = new PromptDock(post, () => this.composer.focus());
     // "Focus on Chat View" (and a click on the view's tab) focuses the webview's window: put the caret
     // in the input unless the user is already in another control of the view.
     window.addEventListener('focus', () => {
@@ -55,7 +57,7 @@ export class SidebarView {
     this.gauge = new ContextGauge(post);
     this.element = h('div', { class: 'app sidebar' },
       h('header', { class: 'bar' }, this.title, this.newTaskButton, this.panelButton),
-      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.empty, this.home, this.strip, this.timeline.element, this.dock.element, this.composer.element);
+      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.empty, this.home, this.strip, this.timeline.element, this.dock.element, this.composer.element, this.announcer.element);
   }
 
   /** Patches what `changes` touched. */
@@ -94,6 +96,7 @@ export class SidebarView {
     setShown(this.dock.element, configured && hasRun && state.run.pending.length > 0);
     setShown(this.composer.element, configured);
     this.composer.render(state);
+    this.announcer.render(state);
   }
 
   private drawEmpty(state: AppState): void {

@@ -18,6 +18,10 @@ export interface AppState {
   mcp?: readonly McpServerInfo[];
   /** The host's answer to the chat box's last `@` query. */
   mentions?: { query: string; items: readonly MentionSuggestion[] };
+  /** Paths of files last dropped on the chat box, to insert as mentions (a new object each time). */
+  dropped?: { paths: readonly string[]; refused: number };
+  /** Bumped each time the host asks for the caret in the chat box. */
+  focusRequests?: number;
   lang: string;
   t: Translate;
 }
@@ -74,6 +78,12 @@ export function applyHostMessage(state: AppState, message: HostMessage): { state
     case 'mentionSuggestions':
       changes.mentions = true;
       return { state: { ...state, mentions: { query: message.query, items: message.items } }, changes };
+    case 'mentionPaths':
+      changes.mentions = true;
+      return { state: { ...state, dropped: { paths: message.paths, refused: message.refused } }, changes };
+    case 'focusInput':
+      changes.mentions = true;
+      return { state: { ...state, focusRequests: (state.focusRequests ?? 0) + 1 }, changes };
   }
 }
 
