@@ -3,7 +3,8 @@
 // carrying a PNG File) shows as a thumbnail and reaches the vision model as an image_url part.
 // Run: npm run package && npx mocha --config .mocharc.json --timeout 600000 test/e2e/chatBox.e2e.ts
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { call, callerOf, finish } from '../integration/flow/flowFake';
@@ -149,7 +150,23 @@ describe('Context in the chat box: @-mentions and a pasted image (real workbench
     assert.match(agentTask(fake, 'VISION-MARKER'), /^What does this screenshot say\?\n\n<attached-context>\n<attached-images>\nThe user attached 1 image\(s\); fake-vision/);
     const nonVision = fake.chatRequests().filter((r) => r.body?.model !== VISION_MODEL);
     assert.ok(nonVision.every((r) => !contentParts(r).some((p) => p.type === 'image_url')), 'no image goes to the text-only model');
-    await until('the notice naming the vision model', async () => /fake-vision read the 1 attached image/.test(await textOf(await panelFrame(w.page))));
     assert.equal(await (await chatFrame(w)).locator('[data-role="attachment"]').count(), 0, 'the attachments are cleared once sent');
+    // The task card shows the image (saved with the run) and what the vision model saw.
+    await until('the finished outcome', async () => (await (await panelFrame(w.page)).$('.outcome-finished')) !== null);
+    const card = (await panelFrame(w.page)).locator('.card.task').last();
+    await until('the thumbnail in the task card', async () => card.locator('img.attachment-thumb').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 96).catch(() => false));
+    assert.match(await card.innerText(), /What fake-vision saw in the images/);
+    const saved = readdirSync(path.join(w.workspace, '.stepwise', 'images')).flatMap((run) => readdirSync(path.join(w.workspace, '.stepwise', 'images', run)));
+    assert.deepEqual(saved, ['task-1-pasted.png'], 'the image is stored with the run');
+
+    // Reopened from the history, the run shows the image again.
+    const sidebar2 = await chatFrame(w);
+    await sidebar2.locator('[data-action="new-task"]').click();
+    await sidebar2.locator('.history-item', { hasText: 'What does this screenshot say?' }).click();
+    await until('the replayed thumbnail', async () => {
+      const replayed = (await panelFrame(w.page)).locator('.card.task img.attachment-thumb');
+      return replayed.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 96).catch(() => false);
+    });
+    await screenshots(w.page, 'chatbox-replayed-images');
   });
 });

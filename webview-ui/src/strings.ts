@@ -175,6 +175,8 @@ export const en = {
   stepsLabel: 'Plan steps',
   stepAnnounce: 'Step {0} {1}: {2}',
   approvalKeys: 'Enter approves, Escape rejects',
+  imagesReadBy: 'What {0} saw in the images',
+  imagesNotRead: 'No model read these images',
 } as const;
 
 /** A key of the string table. */
@@ -357,6 +359,8 @@ export const zhCN: Record<StringKey, string> = {
   stepsLabel: '计划步骤',
   stepAnnounce: '步骤 {0} {1}：{2}',
   approvalKeys: 'Enter 批准，Escape 拒绝',
+  imagesReadBy: '{0} 从图片中看到的内容',
+  imagesNotRead: '没有模型读取这些图片',
 };
 
 /** Looks up and formats a string. */

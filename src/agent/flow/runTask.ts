@@ -5,7 +5,7 @@ import { loadTaskRules } from '../loop/applyRules';
 import { ModelError } from '../model/modelErrors';
 import { describeIssues } from '../tools/toolRegistry';
 import { routeTask } from './coordinator';
-import { createFlowContext, flowUsage, runInner, stopReason, type FlowContext } from './flowContext';
+import { createFlowContext, runInner, stopReason, type FlowContext } from './flowContext';
 import { FlowState } from './flowState';
 import { detectLanguage } from './language';
 import { acceptReviewedPlan } from './planReview';
@@ -14,7 +14,7 @@ import { commit, saveState, type Progress } from './planCommit';
 import { continuePlan, stopEnding } from './planRunner';
 import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
-import { attachTaskImages } from './taskImages';
+import { readTaskImages } from './readTaskImages';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -67,7 +67,7 @@ export function retryRefusal(state: FlowState, stepId: string): string | undefin
 }
 
 async function planOrAnswer(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
-  if (ctx.options.taskImages?.length) await readImages(ctx);
+  if (ctx.options.taskImages?.length) await readTaskImages(ctx);
   const o = ctx.options;
   const route = await routeTask(ctx);
   o.logger.info(`route ${route.mode}: ${route.reason}`);
@@ -94,15 +94,6 @@ async function planOrAnswer(ctx: FlowContext, progress: Progress): Promise<TaskR
     if (refused) return refused;
   }
   return continuePlan(ctx, progress);
-}
-
-/** Has the vision model read the task's images once; every later part of the flow sees its description in the task. */
-async function readImages(ctx: FlowContext): Promise<void> {
-  const o = ctx.options;
-  const attached = await attachTaskImages(o.task, o.taskImages ?? [], o.models, ctx.signal);
-  if (attached.usage) flowUsage(ctx)(attached.usage);
-  o.events.emit({ type: 'notice', level: attached.notice.level, code: 'other', message: attached.notice.message });
-  ctx.options = { ...o, task: attached.task, taskImages: [] };
 }
 
 /** Lets the user review the plan (`review: ask`); a result when the plan will not run. */

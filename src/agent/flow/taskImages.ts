@@ -1,4 +1,5 @@
 import { MAX_TASK_IMAGE_BYTES, MAX_TASK_IMAGES, type TaskImage, type TaskImageType } from '../../shared/taskImages';
+import { IMAGES_SECTION, withAttachedSection } from '../../shared/attachedContext';
 import type { Usage } from '../../shared/events';
 import { errorMessage, isCancellation } from '../errors';
 import type { ChatImage, Model } from '../model/types';
@@ -74,6 +75,10 @@ export const IMAGE_READER_PROMPT = [
 export interface AttachedImages {
   /** The task with the images' description (or the honest note that nobody could read them) attached. */
   task: string;
+  /** That description or note alone (the `<attached-images>` section's body). */
+  section: string;
+  /** The model that read the images; absent when none did. */
+  reader?: string;
   /** One line for the user: which model read the images, or why none did. */
   notice: { level: 'info' | 'warning'; message: string };
   /** The reader's usage, when a model was called. */
@@ -93,7 +98,7 @@ export async function attachTaskImages(task: string, images: readonly CheckedIma
   const reader = imageReader(models);
   if (!reader) {
     const message = `The task has ${images.length} attached image(s), but no configured model reads images (set stepwise.models.vision, or stepwise.models.visionCapable when the main model does), so no model saw them.`;
-    return { task: withImageContext(task, `The user attached these images, but no model that can read images is configured, so their content is unknown:\n${names}`), notice: { level: 'warning', message } };
+    return withSection(task, `The user attached these images, but no model that can read images is configured, so their content is unknown:\n${names}`, { notice: { level: 'warning', message } });
   }
   try {
     const response = await reader.complete({
@@ -107,22 +112,18 @@ export async function attachTaskImages(task: string, images: readonly CheckedIma
       maxOutputTokens: 2_000,
     });
     const text = response.text.trim() || '(the vision model returned no description)';
-    return {
-      task: withImageContext(task, `The user attached ${images.length} image(s); ${reader.id} (a vision model) described them:\n${names}\n\n${text}`),
+    return withSection(task, `The user attached ${images.length} image(s); ${reader.id} (a vision model) described them:\n${names}\n\n${text}`, {
+      reader: reader.id,
       notice: { level: 'info', message: `${reader.id} read the ${images.length} attached image(s); the task carries its description.` },
       ...(response.usage ? { usage: response.usage } : {}),
-    };
+    });
   } catch (error) {
     if (isCancellation(error) || signal.aborted) throw error;
     const message = `The vision model ${reader.id} could not read the attached image(s): ${errorMessage(error)}`;
-    return { task: withImageContext(task, `The user attached these images, but the vision model could not read them (${errorMessage(error)}):\n${names}`), notice: { level: 'warning', message } };
+    return withSection(task, `The user attached these images, but the vision model could not read them (${errorMessage(error)}):\n${names}`, { notice: { level: 'warning', message } });
   }
 }
 
-/** Appends an `<attached-images>` section inside the task's attached context (opening it when the task has none). */
-function withImageContext(task: string, body: string): string {
-  const section = `<attached-images>\n${body}\n</attached-images>`;
-  const close = '\n</attached-context>';
-  if (task.endsWith(close)) return `${task.slice(0, -close.length)}\n\n${section}${close}`;
-  return `${task}\n\n<attached-context>\n${section}\n</attached-context>`;
+function withSection(task: string, section: string, rest: Omit<AttachedImages, 'task' | 'section'>): AttachedImages {
+  return { task: withAttachedSection(task, IMAGES_SECTION, section), section, ...rest };
 }

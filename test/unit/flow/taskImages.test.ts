@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { conversationFromEvents } from '../../../src/agent/context/conversationFromEvents';
 import { runTask } from '../../../src/agent/flow/runTask';
 import { attachTaskImages, checkTaskImages, IMAGE_READER_PROMPT, sniffImageType, type CheckedImage } from '../../../src/agent/flow/taskImages';
 import { ModelAuthError } from '../../../src/agent/model/modelErrors';
@@ -92,7 +93,25 @@ describe('task images: read once by the vision model', () => {
     assert.match(result.task, /the vision model could not read them \(401 bad key\)/);
   });
 
-  it('runTask: a notice, the description in every later request, and no pixels to the text-only model', async () => {
+  it('runTask without a model that reads images: a warning notice, and the task says so', async () => {
+    const model = flowModel({ coordinator: [call('route', { mode: 'direct', reason: 'one question' })], direct: [finish('I cannot see it.')] });
+    const h = harness(model, { task: 'What went wrong?', taskImages: checked });
+    await runTask(h.options);
+    assert.match(h.of('notice')[0]!.message, /no configured model reads images/);
+    assert.equal(h.of('task_images')[0]!.reader, undefined);
+    assert.match(JSON.stringify(requestsOf(model, 'direct')[0]!.messages), /no model that can read images is configured/);
+  });
+
+  it('a resumed conversation keeps the description (conversationFromEvents)', () => {
+    const messages = conversationFromEvents([
+      { type: 'run_started', task: 'What went wrong?', workspace: '/w', model: 'm' },
+      { type: 'task_images', images: [{ name: 'a.png', mimeType: 'image/png', bytes: 3 }], reader: 'v', section: 'A TypeError.' },
+      { type: 'assistant_message', text: 'A TypeError.', toolCalls: [] },
+    ]);
+    assert.equal(messages[0]!.content, 'What went wrong?\n\n<attached-context>\n<attached-images>\nA TypeError.\n</attached-images>\n</attached-context>');
+  });
+
+  it('runTask: a task_images event, the description in every later request, and no pixels to the text-only model', async () => {
     const model = flowModel({
       coordinator: [call('route', { mode: 'direct', reason: 'one question' })],
       direct: [finish('It is a TypeError.')],
@@ -101,7 +120,11 @@ describe('task images: read once by the vision model', () => {
     const h = harness(model, { task: 'What went wrong?', models: { default: model, vision }, taskImages: checked });
     const result = await runTask(h.options);
     assert.equal(result.outcome, 'finished');
-    assert.deepEqual(h.of('notice').map((n) => n.message), ['v read the 1 attached image(s); the task carries its description.']);
+    assert.deepEqual(h.of('notice'), [], 'nothing to warn about');
+    assert.deepEqual(h.of('task_images'), [{
+      type: 'task_images', images: [{ name: 'shot.png', mimeType: 'image/png', bytes: 16 }], reader: 'v',
+      section: 'The user attached 1 image(s); v (a vision model) described them:\n1. shot.png (image/png, 1 KB)\n\nVISION-DESCRIPTION',
+    }]);
     for (const caller of ['coordinator', 'direct'] as const) {
       const request = requestsOf(model, caller)[0]!;
       assert.match(JSON.stringify(request.messages), /VISION-DESCRIPTION/, `${caller} sees the description`);
