@@ -10,7 +10,6 @@ import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedReq
 import { call, callerOf, finish } from '../integration/flow/flowFake';
 import { closeAndRemove } from './support/cleanup';
 import { shotsInThemes, THEMES } from './support/keyboard';
-import { textOf } from './support/webviewDom';
 import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, until, type Workbench } from './support/workbench';
 
 /** The sidebar chat's frame, once it is open (clicking the activity bar again would close it). */
