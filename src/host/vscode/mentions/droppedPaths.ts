@@ -23,7 +23,8 @@ export async function droppedPaths(uris: readonly string[]): Promise<{ paths: st
     }
     const rel = vscode.workspace.asRelativePath(uri, false);
     const isFolder = await vscode.workspace.fs.stat(uri).then((s) => (s.type & vscode.FileType.Directory) !== 0, () => false);
-    if (!paths.includes(rel)) paths.push(isFolder ? `${rel}/` : rel);
+    const path = isFolder ? `${rel}/` : rel;
+    if (!paths.includes(path)) paths.push(path);
   }
   return { paths, refused };
 }
