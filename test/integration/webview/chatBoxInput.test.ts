@@ -114,4 +114,33 @@ describe('chat box: images, drops, focus and announcements (Chromium, real bundl
     assert.equal(await page.innerText('[data-role="announcer"]'), 'Understood, not running it. Finished');
     assert.equal(await page.getAttribute('[data-role="announcer"]', 'aria-live'), 'polite');
   });
+
+  it('plan review: each Delete names its step, Ctrl+Enter runs the plan from a field, steps are a labelled list', async () => {
+    const page = await view({ view: 'panel' });
+    const plan = { goal: 'Localise', thought: '', steps: [
+      { id: 's1', title: 'Read the code', description: '', role: 'researcher' as const, status: 'pending' as const },
+      { id: 's2', title: 'Translate', description: '', role: 'coder' as const, status: 'pending' as const },
+    ] };
+    await sendHost(page, running, { type: 'reset', runId: RUN, task: 'Localise' }, { type: 'planReview', runId: RUN, plan });
+    assert.deepEqual(await page.$$eval('[data-role="review"] [data-action="delete"]', (all) => all.map((b) => b.getAttribute('aria-label'))), ['Delete step 1: Read the code', 'Delete step 2: Translate']);
+    await page.fill('input.review-title[data-index="1"]', 'Translate to French');
+    assert.equal(await page.getAttribute('[data-role="review"] li[data-index="1"] [data-action="delete"]', 'aria-label'), 'Delete step 2: Translate to French');
+    await clearPosted(page);
+    await page.press('input.review-title[data-index="1"]', 'Control+Enter');
+    const [sent] = await posted(page);
+    assert.equal(sent?.type, 'runPlan');
+    assert.deepEqual(sent?.type === 'runPlan' ? sent.steps.map((step) => step.title) : [], ['Read the code', 'Translate to French']);
+    const events: AgentEvent[] = [
+      { type: 'run_started', task: 'Localise', workspace: '/ws', model: 'gpt-4.1-mini' },
+      { type: 'plan_created', goal: 'Localise', thought: '', steps: plan.steps },
+      { type: 'step_started', stepId: 's1' },
+    ];
+    await sendHost(page, { type: 'planReview', plan: null }, { type: 'events', runId: RUN, envelopes: wrap(RUN, events) });
+    assert.equal(await page.getAttribute('[data-role="plan"] ol', 'role'), 'list');
+    assert.deepEqual(await page.$$eval('[data-role="plan"] li.step', (all) => all.map((li) => [li.getAttribute('role'), li.getAttribute('aria-label'), li.getAttribute('aria-current')])), [
+      ['listitem', 'Step 1 In progress: Read the code', 'step'],
+      ['listitem', 'Step 2 Pending: Translate', null],
+    ]);
+  });
 });
+
