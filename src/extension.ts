@@ -31,6 +31,7 @@ import { MirrorTerminal } from './host/vscode/terminal/mirrorTerminal';
 import { statusRefresher } from './host/vscode/views/statusRefresher';
 import { SetupController } from './host/vscode/setup/setupController';
 import { PresetMemory } from './host/vscode/setup/presetMemory';
+import { chatBoxOf } from './host/vscode/views/chatBox';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
@@ -141,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     onKeyChanged: refresh,
     checkpoints: { home: checkpointsHome, folder, history, logger },
     suggestMentions: async (query) => views.sendMentionSuggestions(query, await mentions.suggest(query)),
+    chatBox: chatBoxOf(views),
   };
   late.commandDeps = commandDeps;
 

@@ -229,6 +229,20 @@ const CheckpointTaken = z.object({
   callId: z.string().optional(),
 });
 
+/**
+ * Images the user attached to the task (pasted or dropped into the chat box): saved where `path`
+ * says (when the run has an image store), and what the task carries about them (`section`: the
+ * vision model's transcription, or why no model read them), which `withAttachedSection` appends
+ * to the task the flow works from. Emitted once, right after `run_started`.
+ */
+const TaskImagesEvent = z.object({
+  type: z.literal('task_images'),
+  images: z.array(z.object({ name: z.string(), mimeType: z.string(), bytes: z.number().int().nonnegative(), path: z.string().optional() })),
+  /** The model that read them; absent when none could. */
+  reader: z.string().optional(),
+  section: z.string(),
+});
+
 /** Everything a run tells the world: the one event stream of architecture.md. */
 export const AgentEvent = z.discriminatedUnion('type', [
   RunStarted,
@@ -258,6 +272,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   CompactionFinished,
   CompactionUndone,
   CheckpointTaken,
+  TaskImagesEvent,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 

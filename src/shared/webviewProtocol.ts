@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EventEnvelope, RunOutcome } from './events';
 import { Plan, StepRole } from './plan';
+import { MAX_TASK_IMAGES, TaskImage } from './taskImages';
 import { PlanMode } from './vocabulary';
 import { SetupDraft, SetupModelsMessage, SetupState, SetupTestMessage } from './setupProtocol';
 
@@ -28,7 +29,8 @@ const text = z.string().max(100_000);
 export const WebviewIntent = z.discriminatedUnion('type', [
   /** The webview (re)loaded: replay events of `runId` after `lastSeq` (-1 = everything). */
   z.object({ type: z.literal('ready'), view: WebviewKind, lastSeq: z.number().int().min(-1), runId: id.optional() }),
-  z.object({ type: z.literal('submitTask'), text: text.trim().min(1), planMode: PlanMode }),
+  /** `images`: pasted or dropped into the chat box; the core re-checks their bytes and sends them to the vision model. */
+  z.object({ type: z.literal('submitTask'), text: text.trim().min(1), planMode: PlanMode, images: z.array(TaskImage).max(MAX_TASK_IMAGES).optional() }),
   z.object({ type: z.literal('cancel') }),
   /** `always`: approve this call and every later one of the same category. */
   z.object({ type: z.literal('approve'), callId: id, always: z.boolean().optional() }),
@@ -42,6 +44,8 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showLog') }),
   /** The user typed `@query` in the chat box: the host answers with `mentionSuggestions`. */
   z.object({ type: z.literal('suggestMentions'), query: z.string().max(200) }),
+  /** Files or folders dropped on the chat box (`text/uri-list`); the host answers `mentionPaths` with those inside the workspace. */
+  z.object({ type: z.literal('mentionUris'), uris: z.array(z.string().min(1).max(4_096)).min(1).max(50) }),
   z.object({ type: z.literal('showPanel') }),
   /** Bring the diff editor of a pending edit's review to the front (it holds the edit's Keep / Undo). */
   z.object({ type: z.literal('revealReview'), callId: id }),
@@ -165,6 +169,10 @@ export const HostMessage = z.discriminatedUnion('type', [
   SetupTestMessage,
   /** Open the set-up view (the "Set Up Model" command, the walkthrough). */
   z.object({ type: z.literal('showSetup') }),
+  /** Workspace-relative paths of files dropped on the chat box, to insert as `@mentions` (`refused`: how many were outside it). */
+  z.object({ type: z.literal('mentionPaths'), paths: z.array(z.string().min(1).max(4_096)).max(50), refused: z.number().int().nonnegative() }),
+  /** Put the caret in the chat box ("Stepwise: New Task", "Focus on Chat View"). */
+  z.object({ type: z.literal('focusInput') }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

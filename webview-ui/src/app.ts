@@ -46,6 +46,13 @@ export class App {
     root.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && (event.target as Element).matches?.('[data-path]')) this.openFileFrom(event);
     });
+    // The Stop keybinding (Ctrl+Alt+X / Cmd+Alt+X) never reaches VS Code from a webview: webviews keep
+    // every Ctrl+X to themselves as "cut". So the views answer it here, with the same intent as Stop.
+    document.addEventListener('keydown', (event) => {
+      if (!(event.ctrlKey || event.metaKey) || !event.altKey || event.code !== 'KeyX' || !this.state.status.running) return;
+      event.preventDefault();
+      this.host.post({ type: 'cancel' });
+    });
     // `error` does not bubble: caught on the way down. A report image that is not there becomes a link to its path.
     root.addEventListener('error', (event) => replaceBrokenImage(event.target, this.state.t), true);
     this.render();

@@ -2,6 +2,7 @@ import type { PlanMode } from '../../src/shared/vocabulary';
 import type { WebviewIntent } from '../../src/shared/webviewProtocol';
 import { button, h, setShown } from './dom';
 import { icon } from './icons';
+import { Attachments, droppedUris, imageFiles } from './attachments';
 import { MentionMenu } from './mentionMenu';
 import type { AppState } from './store';
 import type { Translate } from './strings';
@@ -25,6 +26,7 @@ export class Composer {
   private readonly stopButton: HTMLButtonElement;
   private state?: AppState;
   private readonly mentions: MentionMenu;
+  private readonly attachments: Attachments;
 
   constructor(
     private readonly post: (intent: WebviewIntent) => boolean,
@@ -41,6 +43,13 @@ export class Composer {
       this.send();
     });
     this.textarea.addEventListener('input', () => this.persist());
+    this.attachments = new Attachments(() => this.textarea.focus());
+    this.textarea.addEventListener('paste', (event) => {
+      const files = imageFiles(event.clipboardData);
+      if (files.length === 0) return;
+      event.preventDefault();
+      void this.attachments.add(files);
+    });
     this.planSelect = h('select', { class: 'plan-mode', 'data-role': 'plan-mode' });
     for (const mode of ['auto', 'always', 'never'] as const) this.planSelect.appendChild(h('option', { value: mode }));
     this.planSelect.value = draft.planMode;
@@ -49,15 +58,54 @@ export class Composer {
     this.stopButton = button('', () => this.post({ type: 'cancel' }), { kind: 'secondary', icon: icon('stop'), action: 'stop' });
     this.element = h('div', { class: 'composer' },
       this.mentions.element,
+      this.attachments.element,
       this.textarea,
       h('div', { class: 'composer-row' }, this.planSelect, h('span', { class: 'spacer' }), this.stopButton, this.sendButton));
+    this.element.addEventListener('dragover', (event) => {
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+    });
+    this.element.addEventListener('drop', (event) => this.onDrop(event));
+  }
+
+  /**
+   * Images become attachments; files and folders from the Explorer (`text/uri-list`) become
+   * `@mentions`, which the host turns into workspace paths (`mentionUris`); other dropped files
+   * have no path the agent could read, so the user is told to drop them from the Explorer.
+   */
+  private onDrop(event: DragEvent): void {
+    event.preventDefault();
+    const images = imageFiles(event.dataTransfer);
+    if (images.length) void this.attachments.add(images);
+    const uris = droppedUris(event.dataTransfer);
+    if (uris.length) this.post({ type: 'mentionUris', uris });
+    else if (!images.length && (event.dataTransfer?.files.length ?? 0) > 0 && this.state) this.attachments.say(this.state.t('dropFromExplorer'));
+    this.textarea.focus();
+  }
+
+  /** Inserts `@path` mentions (dropped files, as the host resolved them) at the caret. */
+  insertMentions(paths: readonly string[]): void {
+    if (!paths.length) return;
+    const caret = this.textarea.selectionStart ?? this.textarea.value.length;
+    const before = this.textarea.value.slice(0, caret);
+    const text = `${before && !/\s$/.test(before) ? ' ' : ''}${paths.map((p) => `@${/\s/.test(p) ? `"${p}"` : p}`).join(' ')} `;
+    this.textarea.value = before + text + this.textarea.value.slice(caret);
+    const next = caret + text.length;
+    this.textarea.setSelectionRange(next, next);
+    this.persist();
   }
 
   /** Updates labels and which button shows. */
   render(state: AppState): void {
     if (state.mentions !== this.state?.mentions) this.mentions.show(state.mentions);
+    if (state.dropped !== this.state?.dropped && state.dropped) {
+      this.insertMentions(state.dropped.paths);
+      this.attachments.say(state.dropped.refused ? state.t('dropOutside', String(state.dropped.refused)) : '');
+    }
+    if (state.focusRequests !== this.state?.focusRequests && this.state) this.focus();
     this.state = state;
     const t: Translate = state.t;
+    this.attachments.render(t);
     const followUp = this.followUpRunId() !== undefined;
     this.textarea.placeholder = followUp ? t('followUpPlaceholder') : t('composerPlaceholder');
     this.textarea.setAttribute('aria-label', t('composerLabel'));
@@ -89,13 +137,20 @@ export class Composer {
     const text = this.textarea.value.trim();
     if (text === '') return;
     const runId = this.followUpRunId();
+    const images = this.attachments.current;
+    if (runId !== undefined && images.length) {
+      // A follow-up continues a stored conversation; its images would have no vision pass to go through.
+      this.attachments.say(this.state.t('imagesNewTaskOnly'));
+      return;
+    }
     const sent = runId !== undefined
       ? this.post({ type: 'resumeRun', runId, text })
-      : this.post({ type: 'submitTask', text, planMode: this.planSelect.value as PlanMode });
+      : this.post({ type: 'submitTask', text, planMode: this.planSelect.value as PlanMode, ...(images.length ? { images: [...images] } : {}) });
     if (!sent) return;
     this.textarea.value = '';
     // A plan mode picked here is for this task; the next one starts from the settings' mode again.
     if (runId === undefined) this.planSelect.value = this.state.status.planMode ?? 'auto';
+    this.attachments.clear();
     this.persist();
   }
 

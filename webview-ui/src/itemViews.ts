@@ -5,7 +5,7 @@ import { icon, stepIcon, toolIcon } from './icons';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
 import type { Translate } from './strings';
-import type { CompactionItem, Item, OutcomeItem, ReportItem, ToolCard } from './viewModel';
+import type { CompactionItem, Item, OutcomeItem, ReportItem, TaskItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
 
 /** What row renderers need from the app. */
@@ -107,7 +107,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     const t = ctx.t();
     switch (item.kind) {
       case 'task':
-        return h('div', { class: 'card task' }, h('div', { class: 'who' }, t('you')), h('div', { class: 'task-text' }, item.text));
+        return h('div', { class: 'card task' }, h('div', { class: 'who' }, t('you')), h('div', { class: 'task-text' }, item.text), taskImages(item));
       case 'turn':
         return h('div', { class: 'divider turn' }, h('span', {}, t('turn', item.turn, item.maxTurns)));
       case 'text': {
@@ -303,6 +303,19 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
         button(t('restoreBeforeCall'), () => ctx.post({ type: 'restoreCheckpoint', runId, checkpointId }), { kind: 'secondary', action: 'restore' })));
     }
     return body;
+  }
+
+  /** The images attached to a task (thumbnails when saved in the workspace) and what the model was told of them. */
+  function taskImages(item: TaskItem): HTMLElement | null {
+    if (!item.images?.length) return null;
+    const t = ctx.t();
+    const thumbs = item.images.map((image) => {
+      const target = image.path ? resolveImageTarget(image.path, { workspaceUri: ctx.workspaceUri() }) : undefined;
+      return target?.kind === 'image' ? h('img', { class: 'attachment-thumb', src: target.url, alt: image.name, title: image.name }) : h('span', { class: 'badge' }, image.name);
+    });
+    const said = item.imagesReader ? t('imagesReadBy', item.imagesReader) : t('imagesNotRead');
+    return h('div', { class: 'task-images' }, h('div', { class: 'attachment-list' }, ...thumbs),
+      h('details', {}, h('summary', { class: 'muted' }, said), h('pre', { class: 'images-section' }, item.imagesSection ?? '')));
   }
 
   /** A saved tool image shown inline when it is a workspace image the CSP lets load; else its path. */

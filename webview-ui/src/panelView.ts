@@ -1,3 +1,4 @@
+import { Announcer } from './announcer';
 import { ContextGauge } from './contextGauge';
 import { button, clip, formatCount, h, setShown, setText } from './dom';
 import { icon } from './icons';
@@ -26,6 +27,8 @@ export class PanelView {
   private readonly review: PlanReview;
   private readonly dock: PromptDock;
   private readonly gauge: ContextGauge;
+  // The sidebar speaks for the run; the panel only while the user is in it.
+  private readonly announcer = new Announcer(() => document.hasFocus());
 
   constructor(deps: ViewDeps) {
     const post = deps.post;
@@ -39,7 +42,11 @@ export class PanelView {
     this.body = h('div', { class: 'panel-body' }, this.planColumn, h('div', { class: 'main-col' }, this.review.element, this.timeline.element));
     this.element = h('div', { class: 'app panel' },
       h('header', { class: 'panel-header' }, this.title, h('div', { class: 'panel-meta' }, this.stateBadge, this.usage, this.stopButton)),
-      this.gauge.element, this.emptyNote, this.body, this.dock.element);
+      this.gauge.element, this.emptyNote, this.body, this.dock.element, this.announcer.element);
+    // Revealed for plan review (or clicked into): Run takes the focus when nothing else has it.
+    window.addEventListener('focus', () => {
+      if (deps.state().review && (document.activeElement === null || document.activeElement === document.body)) this.review.focusRun();
+    });
   }
 
   /** Patches what `changes` touched. */
@@ -69,5 +76,6 @@ export class PanelView {
     setShown(this.timeline.element, !reviewing);
     if (hasRun) this.timeline.render(state, changes.reset);
     this.dock.render(state);
+    this.announcer.render(state);
   }
 }

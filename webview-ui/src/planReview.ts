@@ -16,9 +16,21 @@ export class PlanReview {
   private source: AppState['review'];
   private t: AppState['t'] | undefined;
   private sent = false;
+  private shown: AppState['review'];
 
   constructor(private readonly post: (intent: WebviewIntent) => boolean) {
     this.element.hidden = true;
+    // Ctrl+Enter (Cmd+Enter) runs the plan from anywhere in the review.
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.isComposing) return;
+      event.preventDefault();
+      this.run();
+    });
+  }
+
+  /** Puts the focus on Run (when a plan arrives for review and this view has the focus). */
+  focusRun(): void {
+    this.element.querySelector<HTMLButtonElement>('[data-action="run-plan"]')?.focus();
   }
 
   /** Shows the review when the state has a plan awaiting it; a new plan replaces local edits. */
@@ -30,13 +42,16 @@ export class PlanReview {
     }
     this.source = state.review;
     this.t = state.t;
+    const arrived = state.review !== undefined && state.review !== this.shown;
+    this.shown = state.review;
     this.element.hidden = !state.review;
     if (state.review) this.draw();
+    if (arrived && document.hasFocus()) this.focusRun();
   }
 
   private draw(): void {
     const t = this.t!;
-    const list = h('ol', { class: 'review-steps' });
+    const list = h('ol', { class: 'review-steps', 'aria-label': t('stepsLabel') });
     this.drafts.forEach((draft, index) => list.appendChild(this.stepEditor(draft, index)));
     const run = button(t('runPlan'), () => this.run(), { kind: 'primary', action: 'run-plan' });
     run.disabled = this.sent || this.drafts.length === 0 || this.drafts.some((d) => d.title.trim() === '');
@@ -55,6 +70,7 @@ export class PlanReview {
     const title = h('input', { type: 'text', class: 'review-title', value: draft.title, placeholder: t('stepTitle'), 'aria-label': t('stepTitle'), 'data-index': index });
     title.addEventListener('input', () => {
       draft.title = title.value;
+      remove.setAttribute('aria-label', t('deleteStepNamed', index + 1, draft.title.trim()));
       const run = this.element.querySelector<HTMLButtonElement>('[data-action="run-plan"]');
       if (run) run.disabled = this.sent || this.drafts.some((d) => d.title.trim() === '');
     });
@@ -70,6 +86,8 @@ export class PlanReview {
     const down = button(t('moveDown'), () => this.change(() => this.swap(index, index + 1), index + 1), { kind: 'icon', icon: icon('down'), title: t('moveDown'), action: 'down' });
     down.disabled = index === this.drafts.length - 1;
     const remove = button(t('deleteStep'), () => this.change(() => this.drafts.splice(index, 1), Math.min(index, this.drafts.length - 2)), { kind: 'icon', icon: icon('trash'), title: t('deleteStep'), action: 'delete' });
+    // Which step: a screen reader user tabbing through the icons hears the title, not only "Delete step".
+    remove.setAttribute('aria-label', t('deleteStepNamed', index + 1, draft.title.trim()));
     remove.disabled = this.drafts.length === 1;
     return h('li', { class: 'review-step', 'data-index': index },
       h('span', { class: 'review-num' }, String(index + 1)),

@@ -33,7 +33,7 @@ export class PlanSteps {
     if (!plan) return;
     if (full) {
       this.rows.clear();
-      const list = h('ol', { class: 'steps' });
+      const list = h('ol', { class: 'steps', role: 'list', 'aria-label': state.t('stepsLabel') });
       for (const step of plan.steps) {
         const element = this.row(step, state);
         this.rows.set(step.id, { step, element });
@@ -61,7 +61,11 @@ export class PlanSteps {
   private row(step: PlanStepView, state: AppState): HTMLElement {
     const t = state.t;
     const isCurrent = step.id === state.run.currentStepId;
-    const li = h('li', { class: ['step', `step-${step.status}`, isCurrent && 'current'], 'data-step-id': step.id, 'data-status': step.status, tabindex: '0' },
+    const index = this.plan?.steps.indexOf(step) ?? -1;
+    const li = h('li', {
+      class: ['step', `step-${step.status}`, isCurrent && 'current'], 'data-step-id': step.id, 'data-status': step.status, tabindex: '0',
+      role: 'listitem', 'aria-current': isCurrent ? 'step' : undefined, 'aria-label': t('stepAnnounce', index + 1, t(`step.${step.status}`), step.title),
+    },
       stepIcon(step.status),
       h('div', { class: 'step-main' },
         h('div', { class: 'step-line' }, h('span', { class: 'step-title' }, step.title),

@@ -11,7 +11,9 @@ const DETAIL_CHARS = 6_000;
 /**
  * The approvals and questions waiting for the user, docked outside the windowed timeline so they
  * stay visible wherever the user has scrolled. Buttons disable once clicked until the host's
- * answered event removes the prompt.
+ * answered event removes the prompt. Keyboard: a new prompt takes the focus when this view has it
+ * (Approve, or the answer field), Enter approves or answers, Escape rejects; once the last prompt
+ * is answered the focus goes to `afterAnswer` (the sidebar's input).
  */
 export class PromptDock {
   readonly element = h('div', { class: 'dock', 'aria-live': 'polite' });
@@ -19,8 +21,13 @@ export class PromptDock {
   /** Prompts answered here, waiting for the host's event. */
   private readonly sent = new Set<string>();
   private lang = '';
+  /** A prompt answered from the keyboard had the focus: give it back when the prompt goes. */
+  private returnFocus = false;
 
-  constructor(private readonly post: (intent: WebviewIntent) => boolean) {
+  constructor(
+    private readonly post: (intent: WebviewIntent) => boolean,
+    private readonly afterAnswer?: () => void,
+  ) {
     this.element.hidden = true;
   }
 
@@ -36,6 +43,8 @@ export class PromptDock {
       const item = findItem(state.run.items, id);
       if (item) wanted.set(id, item);
     }
+    const hadFocus = this.element.contains(document.activeElement);
+    let added: HTMLElement | undefined;
     for (const [id, prompt] of this.prompts) {
       if (wanted.has(id) && !langChanged) continue;
       prompt.element.remove();
@@ -48,8 +57,26 @@ export class PromptDock {
       if (!element) continue;
       this.prompts.set(id, { item, element });
       this.element.appendChild(element);
+      added ??= element;
     }
     setShown(this.element, this.prompts.size > 0);
+    this.moveFocus(added, hadFocus);
+  }
+
+  /** A new prompt takes the focus (unless the user is typing elsewhere); an emptied dock gives it back. */
+  private moveFocus(added: HTMLElement | undefined, hadFocus: boolean): void {
+    if (!document.hasFocus()) return;
+    const active = document.activeElement;
+    const typing = (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value !== '' && !this.element.contains(active);
+    const first = Array.from(this.prompts.values()).find((p) => !this.sent.has(p.item.id))?.element;
+    if (added && !typing) {
+      this.returnFocus = false;
+      focusPrompt(added);
+    } else if ((hadFocus || this.returnFocus) && !this.element.contains(document.activeElement)) {
+      this.returnFocus = false;
+      if (first) focusPrompt(first);
+      else this.afterAnswer?.();
+    }
   }
 
   private approval(item: ApprovalItem, state: AppState): HTMLElement {
@@ -60,6 +87,7 @@ export class PromptDock {
     const answer = (intent: WebviewIntent) => {
       if (this.sent.has(item.id) || !this.post(intent)) return;
       this.sent.add(item.id);
+      this.returnFocus ||= el.contains(document.activeElement);
       el.classList.add('sent');
       for (const control of Array.from(el.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))) control.disabled = true;
       el.appendChild(h('div', { class: 'muted' }, t('waiting')));
@@ -70,13 +98,19 @@ export class PromptDock {
     reason.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.isComposing) answer({ type: 'reject', callId: item.callId, reason: reason.value.trim() || undefined });
     });
+    el.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || event.isComposing) return;
+      event.preventDefault();
+      answer({ type: 'reject', callId: item.callId, reason: reason.value.trim() || undefined });
+    });
     el.append(title, subject,
       item.detail ? h('pre', { class: 'prompt-detail' }, truncate(item.detail, DETAIL_CHARS)) : '',
       h('div', { class: 'buttons' },
         button(t('approve'), () => answer({ type: 'approve', callId: item.callId }), { kind: 'primary', action: 'approve' }),
         button(t('alwaysAllow', t(`category.${item.category}`)), () => answer({ type: 'approve', callId: item.callId, always: true }), { action: 'always' }),
         button(t('reject'), () => answer({ type: 'reject', callId: item.callId, reason: reason.value.trim() || undefined }), { action: 'reject' })),
-      reason);
+      reason,
+      h('div', { class: 'muted prompt-keys' }, t('approvalKeys')));
     return el;
   }
 
@@ -97,6 +131,7 @@ export class PromptDock {
     const answer = (text: string) => {
       if (text.trim() === '' || this.sent.has(item.id) || !this.post({ type: 'answer', callId: item.callId, answer: text })) return;
       this.sent.add(item.id);
+      this.returnFocus ||= el.contains(document.activeElement);
       el.classList.add('sent');
       for (const control of Array.from(el.querySelectorAll<HTMLButtonElement | HTMLInputElement>('button, input'))) control.disabled = true;
       el.appendChild(h('div', { class: 'muted' }, t('answered', text)));
@@ -116,6 +151,11 @@ export class PromptDock {
 /** Whether this webview shows the run's prompts (the host says which one the user is looking at). */
 export function holdsPrompts(state: Pick<AppState, 'view' | 'status'>): boolean {
   return (state.status.promptsIn ?? 'sidebar') === state.view;
+}
+
+/** Focuses a prompt's main control: Approve, else the answer field. */
+function focusPrompt(prompt: HTMLElement): void {
+  prompt.querySelector<HTMLElement>('[data-action="approve"], [data-role="answer-input"]')?.focus();
 }
 
 function findItem(items: readonly Item[], id: string): Item | undefined {

@@ -42,6 +42,14 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     }
     case 'state':
       return { ...view, state: event.state };
+    case 'task_images': {
+      const at = view.items.findLastIndex((item) => item.kind === 'task');
+      const task = view.items[at];
+      if (!task || task.kind !== 'task') return view;
+      const images = event.images.map((image) => ({ name: image.name, ...(image.path ? { path: image.path } : {}) }));
+      const updated = { ...task, images, imagesSection: event.section, ...(event.reader ? { imagesReader: event.reader } : {}) };
+      return { ...view, items: [...view.items.slice(0, at), updated, ...view.items.slice(at + 1)] };
+    }
     case 'turn_started': {
       const v = closeText({ ...view, turn: { turn: event.turn, maxTurns: event.maxTurns }, turnTextId: undefined });
       return append(v, { kind: 'turn', id: `turn:${seq}`, stepId: v.currentStepId, turn: event.turn, maxTurns: event.maxTurns });

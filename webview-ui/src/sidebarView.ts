@@ -1,4 +1,5 @@
 import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtocol';
+import { Announcer } from './announcer';
 import { Composer, type Draft } from './composer';
 import { ContextGauge } from './contextGauge';
 import { button, clip, formatCount, h, replaceChildren, setShown, setText } from './dom';
@@ -43,6 +44,7 @@ export class SidebarView {
   private readonly composer: Composer;
   private readonly mcp: McpSection;
   private readonly gauge: ContextGauge;
+  private readonly announcer = new Announcer();
   private historyShown: readonly HistoryEntry[] | undefined;
 
   constructor(private readonly deps: ViewDeps) {
@@ -52,8 +54,8 @@ export class SidebarView {
     this.strip.addEventListener('click', () => post({ type: 'showPanel' }));
     this.promptsNote.addEventListener('click', () => post({ type: 'showPanel' }));
     this.timeline = new Timeline({ view: 'sidebar', t: () => deps.state().t, post, runId: () => deps.state().run.runId, workspaceUri: () => deps.state().status.workspaceUri });
-    this.dock = new PromptDock(post);
     this.composer = new Composer(post, deps.saveDraft, deps.loadDraft());
+    this.dock = new PromptDock(post, () => this.composer.focus());
     // "Focus on Chat View" (and a click on the view's tab) focuses the webview's window: put the caret
     // in the input unless the user is already in another control of the view.
     window.addEventListener('focus', () => {
@@ -73,7 +75,7 @@ export class SidebarView {
     });
     this.element = h('div', { class: 'app sidebar' },
       h('header', { class: 'bar' }, this.title, this.newTaskButton, this.panelButton),
-      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.setup.element, this.home, this.strip, this.timeline.element, this.promptsNote, this.dock.element, this.modelSwitch, this.composer.element);
+      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.setup.element, this.home, this.strip, this.timeline.element, this.promptsNote, this.dock.element, this.modelSwitch, this.composer.element, this.announcer.element);
   }
 
   /** Patches what `changes` touched. */
@@ -117,6 +119,7 @@ export class SidebarView {
     setShown(this.composer.element, configured);
     this.composer.render(state);
     this.drawModelSwitch(state, configured);
+    this.announcer.render(state);
   }
 
   /** The set-up replaces the chat when no model is configured, or when the user (or the host) opened it. */

@@ -25,6 +25,10 @@ export interface AppState {
   setupReply?: HostMessageOf<'setupModels' | 'setupTestResult'>;
   /** Counts the host's requests to open the set-up view. */
   setupRequests?: number;
+  /** Paths of files last dropped on the chat box, to insert as mentions (a new object each time). */
+  dropped?: { paths: readonly string[]; refused: number };
+  /** Bumped each time the host asks for the caret in the chat box. */
+  focusRequests?: number;
   lang: string;
   t: Translate;
 }
@@ -88,6 +92,12 @@ export function applyHostMessage(state: AppState, message: HostMessage): { state
     case 'mentionSuggestions':
       changes.mentions = true;
       return { state: { ...state, mentions: { query: message.query, items: message.items } }, changes };
+    case 'mentionPaths':
+      changes.mentions = true;
+      return { state: { ...state, dropped: { paths: message.paths, refused: message.refused } }, changes };
+    case 'focusInput':
+      changes.mentions = true;
+      return { state: { ...state, focusRequests: (state.focusRequests ?? 0) + 1 }, changes };
   }
 }
 

@@ -14,6 +14,12 @@ interface ItemBase {
 export interface TaskItem extends ItemBase {
   kind: 'task';
   text: string;
+  /** Images the user attached: where each was saved (workspace-relative, when it was). */
+  images?: readonly { name: string; path?: string }[];
+  /** What the task carries about them: the vision model's description, or why none read them. */
+  imagesSection?: string;
+  /** The model that read them. */
+  imagesReader?: string;
 }
 
 /** A loop iteration divider ("turn 3 of 30"). */

@@ -1,3 +1,4 @@
+import { IMAGES_SECTION, withAttachedSection } from '../../shared/attachedContext';
 import type { AgentEvent } from '../../shared/events';
 import type { ChatMessage } from '../model/types';
 import { repairToolPairing } from './messageHistory';
@@ -15,6 +16,12 @@ export function conversationFromEvents(events: readonly AgentEvent[]): ChatMessa
       case 'run_started':
         messages.push({ role: 'user', content: event.task });
         break;
+      case 'task_images': {
+        // The task the model worked from carried the images' description: so does the resumed one.
+        const last = messages.at(-1);
+        if (last?.role === 'user') messages[messages.length - 1] = { ...last, content: withAttachedSection(last.content, IMAGES_SECTION, event.section) };
+        break;
+      }
       case 'assistant_message':
         messages.push({
           role: 'assistant',

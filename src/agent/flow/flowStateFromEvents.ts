@@ -1,3 +1,4 @@
+import { IMAGES_SECTION, withAttachedSection } from '../../shared/attachedContext';
 import type { AgentEvent, Usage } from '../../shared/events';
 import { Plan, StepRole, type PlanStep } from '../../shared/plan';
 import { addUsage, ZERO_USAGE } from '../loop/usage';
@@ -14,6 +15,15 @@ export interface StoredPlan {
 
 const role = (value: string): PlanStep['role'] => (StepRole.safeParse(value).success ? (value as PlanStep['role']) : 'coder');
 
+/** The task of the last run before the plan, with its images' description when it had images (see readTaskImages.ts). */
+function taskOf(events: readonly AgentEvent[]): string | undefined {
+  const at = events.findLastIndex((e) => e.type === 'run_started');
+  if (at < 0) return undefined;
+  const started = events[at] as Extract<AgentEvent, { type: 'run_started' }>;
+  const images = events.slice(at + 1).find((e) => e.type === 'task_images') as Extract<AgentEvent, { type: 'task_images' }> | undefined;
+  return images ? withAttachedSection(started.task, IMAGES_SECTION, images.section) : started.task;
+}
+
 /**
  * Rebuilds a planned task's state from its events (a task's whole history, resumed runs included):
  * the plan of the last `plan_created` with every later update, step start and result applied; step
@@ -24,7 +34,7 @@ export function flowStateFromEvents(events: readonly AgentEvent[]): StoredPlan |
   const start = events.findLastIndex((e) => e.type === 'plan_created');
   if (start < 0) return undefined;
   const created = events[start] as Extract<AgentEvent, { type: 'plan_created' }>;
-  const task = (events.slice(0, start).findLast((e) => e.type === 'run_started') as Extract<AgentEvent, { type: 'run_started' }> | undefined)?.task ?? created.goal;
+  const task = taskOf(events.slice(0, start)) ?? created.goal;
   let steps: PlanStep[] = created.steps.map((s) => ({ ...s, role: role(s.role) }));
   const notes: Record<string, string> = {};
   const stepEvents = new Map<string, AgentEvent[]>();

@@ -14,6 +14,7 @@ import { commit, saveState, type Progress } from './planCommit';
 import { continuePlan, stopEnding } from './planRunner';
 import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
+import { readTaskImages } from './readTaskImages';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -66,6 +67,7 @@ export function retryRefusal(state: FlowState, stepId: string): string | undefin
 }
 
 async function planOrAnswer(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
+  if (ctx.options.taskImages?.length) await readTaskImages(ctx);
   const o = ctx.options;
   const route = await routeTask(ctx);
   o.logger.info(`route ${route.mode}: ${route.reason}`);

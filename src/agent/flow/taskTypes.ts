@@ -8,6 +8,7 @@ import type { VerifySettings } from '../verify/verifier';
 import type { FlowState } from './flowState';
 import type { ModelTiers } from './modelTiers';
 import type { ReportSink } from './reportSink';
+import type { CheckedImage } from './taskImages';
 
 /** Limits of a whole task. */
 export interface FlowLimits {
@@ -66,6 +67,8 @@ export interface RunTaskOptions extends TaskPorts {
   checkpoints?: CheckpointSetup;
   /** Verification settings; default `auto` with no configured checks. */
   verify?: VerifySettings;
+  /** Images the user attached (checked by `checkTaskImages`); read once by the vision model at the start (see taskImages.ts). */
+  taskImages?: readonly CheckedImage[];
 }
 
 /** How a task ended. */

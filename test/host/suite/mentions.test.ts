@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { StepwiseApi } from '../../../src/extension';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn } from '../../support/fakeOpenAIServer';
+import { droppedPaths } from '../../../src/host/vscode/mentions/droppedPaths';
 import { activateStepwise, workspaceFolder } from './hostTestSupport';
 
 const finish = (summary: string): FakeTurn => ({ toolCalls: [{ name: 'finish', arguments: JSON.stringify({ summary }) }] });
@@ -51,5 +52,29 @@ describe('@-mentions in the real editor', function () {
     assert.match(sent, /@src\/mention-me\.js — src\/mention-me\.js\n```\nexport const answer = 41; \/\/ MENTION-MARKER/);
     assert.match(sent, /@problems — Problems \(1\)\n```\nsrc\/mention-me\.js:1:23: error \(stepwise-test\): Expected 42 \(PROBLEM-MARKER\)/);
     assert.equal(api.controller.run(runId)?.task, 'Fix @src/mention-me.js using @problems', 'the history keeps the words the user typed');
+  });
+
+  it('files and folders dropped on the chat box become workspace paths; anything outside is refused', async () => {
+    const folder = workspaceFolder().uri;
+    const file = vscode.Uri.joinPath(folder, 'src', 'dropped.js');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('export {};\n'));
+    const dropped = await droppedPaths([
+      file.toString(),
+      vscode.Uri.joinPath(folder, 'src').toString(),
+      file.toString(),
+      vscode.Uri.file('/etc/passwd').toString(),
+      folder.toString(),
+      'not a uri at all',
+    ]);
+    assert.deepEqual(dropped, { paths: ['src/dropped.js', 'src/'], refused: 3 });
+  });
+
+  it('"Stepwise: New Task" without a task starts nothing and asks nothing: it shows the chat box', async () => {
+    const before = api.controller.isRunning;
+    const result = await vscode.commands.executeCommand('stepwise.newTask');
+    assert.equal(result, undefined);
+    assert.equal(before, false);
+    assert.equal(api.controller.isRunning, false, 'no task started');
+    assert.equal(api.controller.currentRunId, undefined, 'the views show a new task');
   });
 });

@@ -8,6 +8,8 @@ describe('webview protocol', () => {
       { type: 'ready', view: 'sidebar', lastSeq: -1 },
       { type: 'ready', view: 'panel', lastSeq: 41, runId: 'r1' },
       { type: 'submitTask', text: 'Fix the bug', planMode: 'auto' },
+      { type: 'submitTask', text: 'What is this?', planMode: 'auto', images: [{ name: 'a.png', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUg==' }] },
+      { type: 'mentionUris', uris: ['file:///ws/src/a.ts'] },
       { type: 'cancel' },
       { type: 'approve', callId: 'c1' },
       { type: 'approve', callId: 'c1', always: true },
@@ -69,6 +71,10 @@ describe('webview protocol', () => {
       { type: 'setupListModels', requestId: 1.5, draft: { presetId: 'ollama', baseUrl: '', model: '' } },
       { type: 'undoCompaction', id: '' },
       { type: 'mcpStart', name: 'memory', command: 'node evil.js' },
+      { type: 'submitTask', text: 'x', planMode: 'auto', images: [{ name: 'a.svg', mimeType: 'image/svg+xml', data: 'PHN2Zz48L3N2Zz4=' }] },
+      { type: 'submitTask', text: 'x', planMode: 'auto', images: Array.from({ length: 5 }, () => ({ name: 'a.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' })) },
+      { type: 'submitTask', text: 'x', planMode: 'auto', images: [{ name: 'big.png', mimeType: 'image/png', data: 'A'.repeat(7_000_000 + 8) }] },
+      { type: 'mentionUris', uris: [] },
     ];
     for (const message of invalid) {
       const result = parseIntent(message);
@@ -94,6 +100,8 @@ describe('webview protocol', () => {
       { type: 'planReview', plan: null },
       { type: 'status', status: { configured: true, trusted: true, running: false, history: [], workspaceUri: 'https://file+.vscode-resource.vscode-cdn.net/home/u/ws' } },
       { type: 'mcpServers', servers: [] },
+      { type: 'mentionPaths', paths: ['src/a.ts', 'docs/'], refused: 1 },
+      { type: 'focusInput' },
       { type: 'mcpServers', servers: [
         { name: 'everything', status: 'connected', tools: ['everything__echo', 'everything__add'], transport: 'stdio', source: '.vscode/mcp.json' },
         { name: 'broken', status: 'error', tools: [], lastError: 'spawn nope ENOENT' },

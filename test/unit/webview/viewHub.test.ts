@@ -34,6 +34,26 @@ function setup(options: { maxBatch?: number } = {}) {
 const seqs = (messages: HostMessage[]) => messages.flatMap((m) => (m.type === 'events' ? m.envelopes.map((e) => e.seq) : []));
 
 describe('ViewHub', () => {
+  it('asks the sidebar for the caret now, or once it is ready; dropped paths go to the sidebar only', () => {
+    const { hub } = setup();
+    const sidebar = new FakePort('sidebar');
+    const panel = new FakePort('panel');
+    hub.attach(sidebar);
+    hub.attach(panel);
+    hub.receive(panel, { type: 'ready', view: 'panel', lastSeq: -1 });
+    hub.focusInput();
+    assert.deepEqual(panel.take(), [], 'the panel has no input');
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    assert.deepEqual(sidebar.take(), [{ type: 'focusInput' }], 'delivered when the sidebar loaded');
+    hub.focusInput();
+    assert.deepEqual(sidebar.take(), [{ type: 'focusInput' }]);
+    hub.receive(sidebar, { type: 'ready', view: 'sidebar', lastSeq: -1 });
+    assert.deepEqual(sidebar.take(), [], 'asked once, delivered once');
+    hub.sendMentionPaths(['src/a.ts'], 2);
+    assert.deepEqual(sidebar.take(), [{ type: 'mentionPaths', paths: ['src/a.ts'], refused: 2 }]);
+    assert.deepEqual(panel.take(), []);
+  });
+
   it('sends a run to a ready webview in batches of new envelopes only', () => {
     const { hub, tick, timers } = setup();
     const sidebar = new FakePort('sidebar');

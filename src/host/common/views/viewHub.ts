@@ -76,6 +76,8 @@ export class ViewHub {
   private showSetupPending = false;
   private review: { runId?: string; plan: Plan } | undefined;
   private readonly visible: ViewVisibility = { sidebar: false, panel: false };
+  /** A caret request no sidebar could take yet: delivered when one says `ready`. */
+  private focusPending = false;
   private timer: unknown;
   private disposed = false;
   private readonly batchMs: number;
@@ -218,6 +220,18 @@ export class ViewHub {
     this.broadcast({ type: 'mentionSuggestions', query, items: items.slice(0, 50) });
   }
 
+  /** Paths of files dropped on the chat box, for it to insert as `@mentions`. */
+  sendMentionPaths(paths: readonly string[], refused: number): void {
+    this.broadcast({ type: 'mentionPaths', paths: paths.slice(0, 50), refused }, 'sidebar');
+  }
+
+  /** Asks the sidebar to put the caret in its input (now, or as soon as it is ready). */
+  focusInput(): void {
+    const ready = Array.from(this.ports).some(([port, state]) => state.ready && port.kind === 'sidebar');
+    if (ready) this.broadcast({ type: 'focusInput' }, 'sidebar');
+    else this.focusPending = true;
+  }
+
   /** Puts the panel into plan review for `plan` (the sidebar says it waits for it); `undefined` ends review. */
   showPlanForReview(plan: Plan | undefined, runId = this.shownRunId): void {
     this.review = plan ? { runId, plan } : undefined;
@@ -263,6 +277,10 @@ export class ViewHub {
     }
     if (this.review) this.post(port, { type: 'planReview', runId: this.review.runId, plan: this.review.plan });
     this.sendMissing(port, state);
+    if (this.focusPending && port.kind === 'sidebar') {
+      this.focusPending = false;
+      this.post(port, { type: 'focusInput' });
+    }
   }
 
   private resetPort(port: ViewPort, state: PortState): void {

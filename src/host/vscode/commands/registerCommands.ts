@@ -66,6 +66,8 @@ export interface CommandDeps {
   checkpoints: CheckpointCommandDeps;
   /** Answers the chat box's `@query` in the webviews. */
   suggestMentions: (query: string) => Promise<void>;
+  /** The sidebar's chat box: the caret into its input; dropped files back to it as mention paths. */
+  chatBox: { focusInput(options: { newTask: boolean }): Promise<void>; mentionUris(uris: readonly string[]): Promise<void> };
   /** Tavily / Brave Search keys for web_search. */
   webKeys: WebKeyStore;
 }
@@ -106,9 +108,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 function taskCommands(deps: CommandDeps, register: Register): vscode.Disposable[] {
   const { controller } = deps;
   return [
+    // With a task (from a script or a keybinding's args) it starts at once; otherwise the sidebar
+    // shows a new task with the caret in its input, where @-mentions, images and the plan mode are.
     register('stepwise.newTask', async (arg) => {
-      const task = typeof arg === 'string' && arg.trim() ? arg.trim() : await askTask(vscode.l10n.t('What should Stepwise do?'));
-      return task ? controller.start(task, { fromPalette: true }) : undefined;
+      if (typeof arg === 'string' && arg.trim()) return controller.start(arg.trim(), { fromPalette: true });
+      // While a task runs the sidebar keeps showing it: the input then takes a follow-up.
+      if (!controller.isRunning) controller.clearShown();
+      await deps.chatBox.focusInput({ newTask: !controller.isRunning });
+      return undefined;
     }),
     register('stepwise.runOnSelection', (arg) => runOnSelection(controller, arg)),
     register('stepwise.stop', () => controller.stop()),
@@ -245,7 +252,10 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
   if (request) return void controller.requestContext(request);
   switch (intent.type) {
     case 'submitTask':
-      await controller.start(intent.text, { planMode: intent.planMode });
+      await controller.start(intent.text, { planMode: intent.planMode, ...(intent.images ? { images: intent.images } : {}) });
+      return;
+    case 'mentionUris':
+      await deps.chatBox.mentionUris(intent.uris);
       return;
     case 'cancel':
       if (controller.planReview.cancel()) deps.endPlanReview();

@@ -5,7 +5,8 @@ import { MCP_CONFIG_FILES } from '../../../mcp/mcpConfig';
  * Watches the workspace's MCP configuration files (`.vscode/mcp.json`, `.stepwise/mcp.json`) and
  * calls `onChange` with the workspace-relative path when one is created, changed or deleted (the
  * host asks the user to review the change; nothing starts by itself). Their folders are watched
- * too: deleting (or creating) a whole folder reports the folder only.
+ * too: deleting a whole folder reports the folder; creating one reports it only when it already
+ * holds the MCP file (Stepwise's own reports and images create `.stepwise/` with no MCP file in it).
  */
 export function watchMcpConfigFiles(folder: vscode.WorkspaceFolder, onChange: (path: string) => void): vscode.Disposable {
   const changed = (uri: vscode.Uri): void => onChange(vscode.workspace.asRelativePath(uri, false));

@@ -5,6 +5,7 @@ import { FlowState } from '../../../agent/flow/flowState';
 import type { ReportSink } from '../../../agent/flow/reportSink';
 import { retryRefusal, retryStep, runTask } from '../../../agent/flow/runTask';
 import { resumeTask } from '../../../agent/flow/resumeTask';
+import { checkTaskImages } from '../../../agent/flow/taskImages';
 import type { ContextRequest } from '../../../agent/context/contextControl';
 import type { ApprovalDecision } from '../../../agent/ports';
 import type { UndoReport } from '../editor/undoTaskEdits';
@@ -91,9 +92,12 @@ export class TaskController implements vscode.Disposable {
   /** Starts a new task; returns its run id, or `undefined` when it could not start (reason shown). */
   async start(task: string, options: StartOptions = {}): Promise<string | undefined> {
     const planMode = options.planMode ?? this.deps.readConfig().planMode;
+    const images = checkTaskImages(options.images ?? []);
+    if (images.refused.length) void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise did not attach: {0}', images.refused.join('; ')));
     return this.launch(task, options.fromPalette ?? false, async (ctx) =>
       runTask({
         ...taskOptions(ctx),
+        taskImages: images.accepted,
         task: await expandMentions(task, vscodeMentionResolver(ctx.workspace), ctx.signal),
         planMode,
         review: ctx.config.planReview,

@@ -1,3 +1,4 @@
+import type { TaskImage } from '../../../shared/taskImages';
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { Clock, CommandRunner, Logger, Workspace } from '../../../agent/ports';
@@ -55,6 +56,8 @@ export interface StartOptions {
   planMode?: PlanMode;
   /** Started from the palette or the editor: show a progress notification and quick-input fallbacks. */
   fromPalette?: boolean;
+  /** Images pasted or dropped into the chat box (unchecked: `start` checks their bytes). */
+  images?: readonly TaskImage[];
 }
 
 /** A run's result as the controller keeps it. */

@@ -13,13 +13,13 @@ export class PlanPanel implements vscode.Disposable {
     private readonly hub: ViewHub,
   ) {}
 
-  /** Opens the panel beside the editor, or reveals the open one. */
-  show(): void {
+  /** Opens the panel beside the editor, or reveals the open one; `focus` moves the keyboard focus into it. */
+  show(focus = false): void {
     if (this.panel) {
-      this.panel.reveal(undefined, true);
+      this.panel.reveal(undefined, !focus);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(PlanPanel.viewType, vscode.l10n.t('Stepwise Task'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const panel = vscode.window.createWebviewPanel(PlanPanel.viewType, vscode.l10n.t('Stepwise Task'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: !focus }, {
       enableScripts: true,
       enableCommandUris: false,
       enableFindWidget: true,

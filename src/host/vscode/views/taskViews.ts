@@ -137,10 +137,24 @@ export class TaskViews implements vscode.Disposable {
     this.hub.sendMentionSuggestions(query, items);
   }
 
-  /** Puts the panel into plan review (and opens it); `undefined` leaves review mode. */
+  /** Paths of files dropped on the chat box (workspace-relative), for it to insert as `@mentions`. */
+  sendMentionPaths(paths: readonly string[], refused: number): void {
+    this.hub.sendMentionPaths(paths, refused);
+  }
+
+  /** Reveals the sidebar chat and puts the caret in its input ("Stepwise: New Task"). */
+  async focusInput(): Promise<void> {
+    await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+    this.hub.focusInput();
+  }
+
+  /**
+   * Puts the panel into plan review and opens it with the keyboard focus (Run is focused there: the
+   * task waits for the user); `undefined` leaves review mode.
+   */
   showPlanForReview(plan: Plan | undefined): void {
     this.hub.showPlanForReview(plan);
-    if (plan) this.showPanel();
+    if (plan) this.panel.show(true);
   }
 
   /** Closes the panel and stops batching. */
