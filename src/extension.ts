@@ -32,6 +32,9 @@ import { statusRefresher } from './host/vscode/views/statusRefresher';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
+import { settleBackgroundCommands } from './agent/tools/backgroundCommands';
+import { pruneHistory, registerHistoryCommands, searchHistory, type HistoryCommandDeps } from './host/vscode/history/historyCommands';
+import { afterEachRun, askKeepBackground } from './host/vscode/task/afterEachRun';
 import { NodeWorkspace } from './node/nodeWorkspace';
 import { findBundledRipgrep } from './node/bundledRipgrep';
 
@@ -75,9 +78,10 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     createMcpServerRequests({ models, readConfig: config, logger }),
   );
   const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
-  const commands = new MirroringCommandRunner(new ExecaCommandRunner({ logger, environment: (env) => secretFreeEnvironment(env, environment()), watchdog: true }), terminal);
+  const runner = new ExecaCommandRunner({ logger, environment: (env) => secretFreeEnvironment(env, environment()), watchdog: true });
+  const commands = new MirroringCommandRunner(runner, terminal);
   const diffReview = new DiffReview();
-  const statusBar = new RunStatusBar('stepwise.showPanel');
+  const statusBar = new RunStatusBar('stepwise.showPanel', () => late.views?.visible() ?? false);
   const views = new TaskViews({
     extensionUri: context.extensionUri,
     logger,
@@ -132,6 +136,19 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     suggestMentions: async (query) => views.sendMentionSuggestions(query, await mentions.suggest(query)),
   };
   late.commandDeps = commandDeps;
+  const historyDeps: HistoryCommandDeps = {
+    history, checkpointsHome, logger, refresh,
+    runningRunId: () => task.runningRunId,
+    shownRunId: () => task.currentRunId,
+    clearShown: () => {
+      task.clearShown();
+      views.clearRun();
+    },
+    sendSearchResults: (query, entries) => views.sendHistorySearch(query, entries),
+    defaultFolder: () => folder()?.uri,
+  };
+  commandDeps.controls = { commandControl: runner, searchHistory: (query) => searchHistory(historyDeps, query) };
+  const historyLimits = () => ({ maxAgeDays: config().historyMaxAgeDays, maxSizeMb: config().historyMaxSizeMb });
 
   context.subscriptions.push(
     channel,
@@ -143,6 +160,13 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     statusBar,
     task,
     ...registerCommands(commandDeps),
+    ...registerHistoryCommands(historyDeps),
+    // After each task: its background commands end unless the user keeps them; old history goes.
+    afterEachRun(task, () => {
+      void settleBackgroundCommands(runner, askKeepBackground).catch((error) => logger.warn('ending background commands failed', error));
+      void pruneHistory(historyDeps, historyLimits());
+    }),
+    { dispose: () => runner.dispose() },
     task.onDidChangeState(refresh),
     keys.onDidChange(refresh),
     onConfigChange(refresh),
@@ -151,6 +175,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   );
   logger.info(`Stepwise activated (${vscode.workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: read-only tools'})`);
   refresh();
+  void pruneHistory(historyDeps, historyLimits());
   // Connect configured MCP servers in the background so the sidebar can show them before the first task.
   void mcp.refresh();
 

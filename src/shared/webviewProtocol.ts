@@ -62,6 +62,16 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('undoCompaction'), id: id.optional() }),
   /** Pin (or unpin) a tool result so it survives eliding and compaction. */
   z.object({ type: z.literal('pinContext'), callId: id, pinned: z.boolean() }),
+  /** Search the task history (task, outcome, plan, summaries, report); answered by `historySearch`. */
+  z.object({ type: z.literal('searchHistory'), query: z.string().max(200) }),
+  /** Delete a stored run; the host confirms first and refuses the running one. */
+  z.object({ type: z.literal('deleteRun'), runId: id }),
+  /** Export a stored run; the host asks where to save it. */
+  z.object({ type: z.literal('exportRun'), runId: id, format: z.enum(['markdown', 'json']) }),
+  /** Stop one running command (its process tree); the task goes on. */
+  z.object({ type: z.literal('stopCommand'), callId: id }),
+  /** Let a running command go on in the background; the tool call returns now. */
+  z.object({ type: z.literal('backgroundCommand'), callId: id }),
 ]);
 export type WebviewIntent = z.infer<typeof WebviewIntent>;
 
@@ -138,6 +148,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerInfo).max(1_000) }),
   /** Workspace files and folders matching what the user typed after `@` (`query` as asked). */
   z.object({ type: z.literal('mentionSuggestions'), query: z.string().max(200), items: z.array(MentionSuggestion).max(50) }),
+  /** The history entries matching `query` (as asked by `searchHistory`), most recent first. */
+  z.object({ type: z.literal('historySearch'), query: z.string().max(200), entries: z.array(HistoryEntry).max(200) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

@@ -1,6 +1,6 @@
 import { EventEnvelope } from '../../src/shared/events';
 import type { Plan } from '../../src/shared/plan';
-import type { HostMessage, HostStatus, McpServerInfo, MentionSuggestion, WebviewKind } from '../../src/shared/webviewProtocol';
+import type { HistoryEntry, HostMessage, HostStatus, McpServerInfo, MentionSuggestion, WebviewKind } from '../../src/shared/webviewProtocol';
 import { initialRunView, reduceAll } from './reducer';
 import { createTranslator, type Translate } from './strings';
 import type { RunView } from './viewModel';
@@ -18,6 +18,8 @@ export interface AppState {
   mcp?: readonly McpServerInfo[];
   /** The host's answer to the chat box's last `@` query. */
   mentions?: { query: string; items: readonly MentionSuggestion[] };
+  /** The host's answer to the history search box's last query. */
+  historySearch?: { query: string; entries: readonly HistoryEntry[] };
   lang: string;
   t: Translate;
 }
@@ -74,6 +76,10 @@ export function applyHostMessage(state: AppState, message: HostMessage): { state
     case 'mentionSuggestions':
       changes.mentions = true;
       return { state: { ...state, mentions: { query: message.query, items: message.items } }, changes };
+    case 'historySearch':
+      // The history list is drawn with the status: a search answer redraws it like a status change.
+      changes.status = true;
+      return { state: { ...state, historySearch: { query: message.query, entries: message.entries } }, changes };
   }
 }
 

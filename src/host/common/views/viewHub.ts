@@ -2,7 +2,7 @@ import { taskWords } from '../../../shared/attachedContext';
 import type { Logger } from '../../../agent/ports';
 import type { EventEnvelope } from '../../../shared/events';
 import type { Plan } from '../../../shared/plan';
-import { parseIntent, type HostMessage, type HostStatus, type McpServerInfo, type MentionSuggestion, type WebviewIntent, type WebviewKind } from '../../../shared/webviewProtocol';
+import { parseIntent, type HistoryEntry, type HostMessage, type HostStatus, type McpServerInfo, type MentionSuggestion, type WebviewIntent, type WebviewKind } from '../../../shared/webviewProtocol';
 import { RunEventLog } from './runEventLog';
 
 /** One connected webview as the hub sees it; `post` resolves false when the webview could not take it. */
@@ -175,6 +175,11 @@ export class ViewHub {
   /** Answers the chat box's `@query` (every webview; only a composer waiting for `query` shows it). */
   sendMentionSuggestions(query: string, items: readonly MentionSuggestion[]): void {
     this.broadcast({ type: 'mentionSuggestions', query, items: items.slice(0, 50) });
+  }
+
+  /** Answers the history search box (only the sidebar has one). */
+  sendHistorySearch(query: string, entries: readonly HistoryEntry[]): void {
+    this.broadcast({ type: 'historySearch', query, entries: entries.slice(0, 200) }, 'sidebar');
   }
 
   /** Puts the panel into plan review for `plan` (the sidebar says it waits for it); `undefined` ends review. */

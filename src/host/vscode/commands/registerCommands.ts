@@ -16,6 +16,7 @@ import type { WebKeyStore } from '../secrets/webKeyStore';
 import { setWebSearchKey } from '../web/webSearchKeyCommand';
 import type { TaskController } from '../task/taskController';
 import { describeUndo, selectionTask } from './commandText';
+import { handleControlIntent, type ControlIntentDeps } from './controlIntents';
 
 /** Every command the extension contributes (package.json `contributes.commands`). */
 export const COMMAND_IDS = [
@@ -65,6 +66,8 @@ export interface CommandDeps {
   suggestMentions: (query: string) => Promise<void>;
   /** Tavily / Brave Search keys for web_search. */
   webKeys: WebKeyStore;
+  /** Stop / background a running command; search the history (`controlIntents.ts`). */
+  controls?: ControlIntentDeps;
 }
 
 /** Asks for a task in an input box; `undefined` when dismissed. */
@@ -246,6 +249,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
   if (command) return void (await vscode.commands.executeCommand(command));
   const request = contextRequestOf(intent);
   if (request) return void controller.requestContext(request);
+  if (await handleControlIntent(intent, deps.controls ?? {})) return;
   switch (intent.type) {
     case 'submitTask':
       await controller.start(intent.text, { planMode: intent.planMode });
@@ -309,6 +313,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
       return;
     // Handled above (commands of ours, context requests).
     case 'ready': case 'setApiKey': case 'openSettings': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
+    case 'searchHistory': case 'deleteRun': case 'exportRun': case 'stopCommand': case 'backgroundCommand':
       return;
     default: {
       const unhandled: never = intent;

@@ -45,7 +45,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../agent/ports';
 import type { EventEnvelope } from '../../../shared/events';
 import type { Plan } from '../../../shared/plan';
-import type { HostStatus, McpServerInfo, MentionSuggestion, WebviewIntent, WebviewKind } from '../../../shared/webviewProtocol';
+import type { HistoryEntry, HostStatus, McpServerInfo, MentionSuggestion, WebviewIntent, WebviewKind } from '../../../shared/webviewProtocol';
 import { ChatViewProvider } from './chatViewProvider';
 import { PlanPanel } from './planPanel';
 import { ViewHub } from '../../common/views/viewHub';
@@ -118,6 +118,16 @@ export class TaskViews implements vscode.Disposable {
   /** Answers the chat box's `@query` with matching files, folders and context words. */
   sendMentionSuggestions(query: string, items: readonly MentionSuggestion[]): void {
     this.hub.sendMentionSuggestions(query, items);
+  }
+
+  /** Answers the sidebar's history search box. */
+  sendHistorySearch(query: string, entries: readonly HistoryEntry[]): void {
+    this.hub.sendHistorySearch(query, entries);
+  }
+
+  /** True while the sidebar chat or the task panel is visible (the user can see the task). */
+  visible(): boolean {
+    return this.sidebar.visible || this.panel.visible;
   }
 
   /** Puts the panel into plan review (and opens it); `undefined` leaves review mode. */
