@@ -33,6 +33,12 @@ describe('webview protocol', () => {
       { type: 'compactContext' },
       { type: 'undoCompaction', id: 'compaction-1' },
       { type: 'pinContext', callId: 'c1', pinned: true },
+      { type: 'searchHistory', query: 'login bug' },
+      { type: 'deleteRun', runId: 'r1' },
+      { type: 'exportRun', runId: 'r1', format: 'markdown' },
+      { type: 'exportRun', runId: 'r1', format: 'json' },
+      { type: 'stopCommand', callId: 'c1' },
+      { type: 'backgroundCommand', callId: 'c1' },
     ];
     for (const message of valid) assert.equal(parseIntent(message).ok, true, JSON.stringify(message));
     assert.deepEqual(new Set(valid.map((m) => (m as { type: string }).type)), new Set(WebviewIntent.options.map((o) => o.shape.type.value)),
@@ -56,6 +62,10 @@ describe('webview protocol', () => {
       { type: 'runPlan', steps: [{ title: 'x', description: '', role: 'hacker' }] },
       { type: 'answer', callId: 'q', answer: 7 },
       { type: 'mcpRestart' },
+      { type: 'exportRun', runId: 'r1', format: 'pdf' },
+      { type: 'deleteRun', runId: '' },
+      { type: 'searchHistory', query: 'x'.repeat(201) },
+      { type: 'stopCommand' },
       { type: 'mcpRestart', name: '' },
       { type: 'mcpSetEnabled', name: 'memory' },
       { type: 'mcpSetEnabled', name: 'memory', enabled: 'yes' },
