@@ -43,6 +43,8 @@ export interface StepwiseApi {
   controller: TaskController;
   /** Folder of the JSON-lines task history. */
   historyFolder: string;
+  /** Folder of the checkpoint store (task lists under `tasks/<runId>`). */
+  checkpointsHome: string;
   /** Names of the tools a run gets with the given trust (Restricted Mode keeps the read-only ones). */
   toolNames(trusted: boolean): string[];
   /** The MCP servers' current states (name, status, pid). */
@@ -182,6 +184,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   return {
     controller: task,
     historyFolder: history.folder,
+    checkpointsHome,
     toolNames: (trusted) => toolsForTrust(registry, trusted).names(),
     mcpStates: () => mcp.states(),
   };
