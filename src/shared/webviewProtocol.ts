@@ -66,8 +66,8 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('searchHistory'), query: z.string().max(200) }),
   /** Delete a stored run; the host confirms first and refuses the running one. */
   z.object({ type: z.literal('deleteRun'), runId: id }),
-  /** Export a stored run; the host asks where to save it. */
-  z.object({ type: z.literal('exportRun'), runId: id, format: z.enum(['markdown', 'json']) }),
+  /** Export a stored run; the host asks for the format when it is absent, then where to save it. */
+  z.object({ type: z.literal('exportRun'), runId: id, format: z.enum(['markdown', 'json']).optional() }),
   /** Stop one running command (its process tree); the task goes on. */
   z.object({ type: z.literal('stopCommand'), callId: id }),
   /** Let a running command go on in the background; the tool call returns now. */

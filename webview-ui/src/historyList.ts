@@ -13,8 +13,8 @@ function terms(query: string): string[] {
 }
 
 /**
- * The sidebar's task history: a search box, the runs (most recent first) with Export (markdown,
- * JSON) and Delete on each, and the web search hint. While the host searches the stored runs, the
+ * The sidebar's task history: a search box, the runs (most recent first) with Export (the host
+ * asks: Markdown or JSON) and Delete on each, and the web search hint. While the host searches the stored runs, the
  * list already shows the runs whose task or outcome match (from the status); the host's answer then
  * adds runs found by their plan, summaries or report. Delete and Export are requests: the host
  * confirms the delete and asks where to save.
@@ -95,15 +95,14 @@ export class HistoryList {
       h('span', { class: 'history-meta' }, [formatTime(entry.ts, state.lang), entry.outcome ? t(`outcome.${entry.outcome}`) : t('state.RUNNING')].join(' · ')));
     open.addEventListener('click', () => this.post({ type: 'openRun', runId: entry.runId }));
     const short = clip(entry.task || t('untitled'), 40);
-    const exportMd = button(t('historyExportMarkdown', short), () => this.post({ type: 'exportRun', runId: entry.runId, format: 'markdown' }),
-      { kind: 'icon', icon: icon('down'), action: 'export-markdown', title: t('historyExportMarkdown', short) });
-    const exportJson = h('button', { type: 'button', class: ['btn', 'btn-icon', 'history-json'], 'data-action': 'export-json', title: t('historyExportJson', short), 'aria-label': t('historyExportJson', short) }, '{ }');
-    exportJson.addEventListener('click', () => this.post({ type: 'exportRun', runId: entry.runId, format: 'json' }));
+    // One Export button: the host asks for the format (Markdown or JSON), then where to save.
+    const exportRun = button(t('historyExport', short), () => this.post({ type: 'exportRun', runId: entry.runId }),
+      { kind: 'icon', icon: icon('export'), action: 'export-run', title: t('historyExport', short) });
     const remove = button(t('historyDelete', short), () => this.post({ type: 'deleteRun', runId: entry.runId }),
       { kind: 'icon', icon: icon('trash'), action: 'delete-run', title: running ? t('historyDeleteRunning') : t('historyDelete', short) });
     // The running task cannot be deleted; the host refuses too.
     remove.disabled = running;
-    return h('li', { class: 'history-row', 'data-run-id': entry.runId }, open, h('div', { class: 'history-actions' }, exportMd, exportJson, remove));
+    return h('li', { class: 'history-row', 'data-run-id': entry.runId }, open, h('div', { class: 'history-actions' }, exportRun, remove));
   }
 
   private onInput(): void {

@@ -37,6 +37,7 @@ describe('webview protocol', () => {
       { type: 'deleteRun', runId: 'r1' },
       { type: 'exportRun', runId: 'r1', format: 'markdown' },
       { type: 'exportRun', runId: 'r1', format: 'json' },
+      { type: 'exportRun', runId: 'r1' },
       { type: 'stopCommand', callId: 'c1' },
       { type: 'backgroundCommand', callId: 'c1' },
     ];
