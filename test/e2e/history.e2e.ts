@@ -17,6 +17,10 @@ const SCRIPTS: Record<string, FakeTurn[]> = {
     call('run_command', { command: 'echo $$ > .pids; sleep 319 & echo $! >> .pids; echo listening on 5173; wait', timeout_seconds: 600 }, 'Starting it.'),
     finish('The server was stopped by the user; nothing else to do.'),
   ],
+  'Start the watcher': [
+    call('run_command', { command: 'echo $$ > .bg-pids; sleep 321 & echo $! >> .bg-pids; echo watching; wait', timeout_seconds: 600 }, 'Starting the watcher.'),
+    finish('The watcher runs in the background.'),
+  ],
   'Write the release notes': [finish('Release notes written for version 2.0.')],
   'Fix the login form': [finish('The form now rejects tokens that expire before submission.')],
 };
@@ -81,12 +85,15 @@ describe('task history and command controls in a real VS Code workbench', functi
 
   after(async () => {
     // Anything the stop test left (only if it failed) is killed by PID.
-    const pidsFile = wb ? path.join(wb.workspace, '.pids') : '';
-    if (pidsFile && existsSync(pidsFile)) for (const pid of readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
+    for (const name of ['.pids', '.bg-pids']) {
+      const pidsFile = wb ? path.join(wb.workspace, name) : '';
+      if (!pidsFile || !existsSync(pidsFile)) continue;
+      for (const pid of readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
       }
     }
     await wb?.close();
@@ -134,6 +141,28 @@ describe('task history and command controls in a real VS Code workbench', functi
     assert.equal(await panel.locator('[data-action="stop-command"]').count(), 0, 'no Stop button once it ended');
     assert.match(await panelText(), /The server was stopped by the user/, 'the task went on to its answer');
     await screenshots(wb.page, 'command-stopped');
+  });
+
+  it('"Let it run in the background": the task goes on while the command runs; at the end Stepwise asks, and "Stop" ends it', async () => {
+    await submitTask('Start the watcher');
+    const pidsFile = path.join(wb.workspace, '.bg-pids');
+    await until('the watcher to start', () => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').trim().split('\n').length === 2);
+    const pids = readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number);
+    await until('its output in the panel', async () => (await panelText()).includes('watching'));
+    const panel = await panelFrame(wb.page);
+    await panel.locator('.tool-running [data-action="background-command"]').click();
+    // The task ends while the command still runs: Stepwise asks whether to keep it.
+    const stopThem = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Stop$/ }).first();
+    await stopThem.waitFor({ timeout: 60_000 });
+    assert.ok(pids.every(isRunning), 'still running after the call returned and the task ended');
+    assert.match(await panelText(), /The watcher runs in the background/);
+    await screenshots(wb.page, 'background-keep-question');
+    await stopThem.click();
+    await until('the watcher to be gone', () => pids.every((pid) => !isRunning(pid)));
+    const card = panel.locator('details.tool', { hasText: 'run_command' }).last();
+    if (!(await card.evaluate((d) => (d as HTMLDetailsElement).open))) await card.locator('summary').click();
+    assert.equal(await panel.locator('details.tool.tool-background').count(), 1, 'the card says it went to the background, not Done');
+    await until('the result the model read', async () => /still running in the background \(pid \d+\)/.test(await card.innerText()));
   });
 
   it('searches the history, exports a task as markdown through the save dialog, and deletes one after confirming', async () => {

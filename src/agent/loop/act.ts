@@ -110,6 +110,7 @@ function record(run: RunSession, call: ModelToolCall, result: ToolResult, starte
     ...(result.imagePaths?.length ? { images: result.imagePaths } : {}),
     ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
     ...(result.content === CANCELLED_RESULT || result.stopped ? { stopped: true } : {}),
+    ...(result.background ? { background: true } : {}),
   });
 }
 

@@ -29,6 +29,8 @@ export interface ToolResult {
   exitCode?: number | null;
   /** The user stopped this call alone (e.g. "Stop this command"): neither a success nor a failure. */
   stopped?: boolean;
+  /** The command goes on in the background (the user's choice); the result holds its output so far. */
+  background?: boolean;
   /** Images the tool produced (MCP image content); `content` carries a short placeholder for each. */
   images?: { mimeType: string; data: string }[];
   /** Where the run saved `images` (set by the loop, shown by the hosts). */

@@ -74,6 +74,7 @@ describe('"Stop this command" and "Let it run in the background" (real processes
     assert.equal(runner.toBackground('call-bg'), true);
     const done = await result;
     assert.match(done.content, /^still running in the background \(pid \d+\)/);
+    assert.equal(done.background, true);
     assert.match(done.content, /ready/);
     assert.equal(done.exitCode, undefined);
     const outputEventsAtReturn = events.filter((e) => e.type === 'tool_output').length;

@@ -35,6 +35,7 @@ function backgroundResult(result: CommandResult, pid: number): ToolResult {
   return {
     content: `still running in the background (pid ${pid}) after ${Math.round(result.durationMs / 1000)}s, at the user's request. ` +
       `It keeps running until the task ends (the user may keep it longer); do not start it again. Output so far:\n${output}`,
+    background: true,
   };
 }
 

@@ -17,13 +17,13 @@ export function afterEachRun(controller: { isRunning: boolean; onDidChangeState(
  */
 export async function askKeepBackground(commands: readonly BackgroundCommand[]): Promise<boolean> {
   const keep = vscode.l10n.t('Keep Running');
-  const stop = vscode.l10n.t('Stop Them');
+  const stop = vscode.l10n.t('Stop');
   const list = commands.map((c) => `• ${c.command.replace(/\s+/g, ' ').slice(0, 120)} (pid ${c.pid})`).join('\n');
   const answer = await vscode.window.showWarningMessage(
     commands.length === 1
       ? vscode.l10n.t('The task has ended, but a command it started still runs in the background.')
       : vscode.l10n.t('The task has ended, but {0} commands it started still run in the background.', commands.length),
-    { modal: true, detail: `${list}\n\n${vscode.l10n.t('Keep them running after the task? Otherwise they are stopped now.')}` },
+    { modal: true, detail: `${list}\n\n${commands.length === 1 ? vscode.l10n.t('Keep it running after the task? Otherwise it is stopped now.') : vscode.l10n.t('Keep them running after the task? Otherwise they are stopped now.')}` },
     keep,
     stop,
   );
