@@ -35,6 +35,9 @@ import { chatBoxOf } from './host/vscode/views/chatBox';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
+import { settleBackgroundCommands } from './agent/tools/backgroundCommands';
+import { pruneHistory, registerHistoryCommands, searchHistory, type HistoryCommandDeps } from './host/vscode/history/historyCommands';
+import { afterEachRun, askKeepBackground } from './host/vscode/task/afterEachRun';
 import { NodeWorkspace } from './node/nodeWorkspace';
 import { findBundledRipgrep } from './node/bundledRipgrep';
 
@@ -43,6 +46,8 @@ export interface StepwiseApi {
   controller: TaskController;
   /** Folder of the JSON-lines task history. */
   historyFolder: string;
+  /** Folder of the checkpoint store (task lists under `tasks/<runId>`). */
+  checkpointsHome: string;
   /** Names of the tools a run gets with the given trust (Restricted Mode keeps the read-only ones). */
   toolNames(trusted: boolean): string[];
   /** The MCP servers' current states (name, status, pid). */
@@ -78,9 +83,10 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     createMcpServerRequests({ models, readConfig: config, logger }),
   );
   const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
-  const commands = new MirroringCommandRunner(new ExecaCommandRunner({ logger, environment: (env) => secretFreeEnvironment(env, environment()), watchdog: true }), terminal);
+  const runner = new ExecaCommandRunner({ logger, environment: (env) => secretFreeEnvironment(env, environment()), watchdog: true });
+  const commands = new MirroringCommandRunner(runner, terminal);
   const diffReview = new DiffReview();
-  const statusBar = new RunStatusBar('stepwise.showPanel');
+  const statusBar = new RunStatusBar('stepwise.showPanel', () => late.views?.visible() ?? false);
   const views = new TaskViews({
     extensionUri: context.extensionUri,
     logger,
@@ -145,6 +151,19 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     chatBox: chatBoxOf(views),
   };
   late.commandDeps = commandDeps;
+  const historyDeps: HistoryCommandDeps = {
+    history, checkpointsHome, logger, refresh,
+    runningRunId: () => task.runningRunId,
+    shownRunId: () => task.currentRunId,
+    clearShown: () => {
+      task.clearShown();
+      views.clearRun();
+    },
+    sendSearchResults: (query, entries) => views.sendHistorySearch(query, entries),
+    defaultFolder: () => folder()?.uri,
+  };
+  commandDeps.controls = { commandControl: runner, searchHistory: (query) => searchHistory(historyDeps, query) };
+  const historyLimits = () => ({ maxAgeDays: config().historyMaxAgeDays, maxSizeMb: config().historyMaxSizeMb });
 
   context.subscriptions.push(
     channel,
@@ -156,6 +175,13 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     statusBar,
     task,
     ...registerCommands(commandDeps),
+    ...registerHistoryCommands(historyDeps),
+    // After each task: its background commands end unless the user keeps them; old history goes.
+    afterEachRun(task, () => {
+      void settleBackgroundCommands(runner, askKeepBackground).catch((error) => logger.warn('ending background commands failed', error));
+      void pruneHistory(historyDeps, historyLimits());
+    }),
+    { dispose: () => runner.dispose() },
     task.onDidChangeState(refresh),
     keys.onDidChange(refresh),
     onConfigChange(refresh),
@@ -169,10 +195,12 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   logger.info(`Stepwise activated (${vscode.workspace.isTrusted ? 'trusted workspace' : 'Restricted Mode: read-only tools'})`);
   refresh();
   refreshSetup();
+  void pruneHistory(historyDeps, historyLimits());
 
   return {
     controller: task,
     historyFolder: history.folder,
+    checkpointsHome,
     toolNames: (trusted) => toolsForTrust(registry, trusted).names(),
     mcpStates: () => mcp.states(),
   };

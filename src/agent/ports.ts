@@ -101,6 +101,8 @@ export interface CommandRequest {
   maxOutputChars: number;
   signal: AbortSignal;
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /** Names the command for a `CommandControl` (the tool call id): the user may stop it alone or send it to the background. */
+  id?: string;
 }
 
 /** How a command ended. The whole process tree is gone when this resolves. */
@@ -115,6 +117,39 @@ export interface CommandResult {
   /** Characters dropped from the middle of the output. */
   omittedChars: number;
   durationMs: number;
+  /** The user stopped this command alone (`CommandControl.stop`); its process tree is gone, the task goes on. */
+  stoppedByUser?: boolean;
+  /** The user let it run in the background: `output` is what it printed so far and it is still running. */
+  background?: { pid: number };
+}
+
+/** A command the user sent to the background, as the shells list it. */
+export interface BackgroundCommand {
+  id: string;
+  command: string;
+  pid: number;
+  startedAt: number;
+  /** The user chose to keep it past the end of its task. */
+  kept: boolean;
+  /** What it printed after it went to the background (head and tail kept). */
+  output: string;
+}
+
+/**
+ * The user's hold on running commands (by `CommandRequest.id`), beside a `CommandRunner`: stop one
+ * command, or let it run in the background, tracked until it is stopped or exits.
+ */
+export interface CommandControl {
+  /** Stops a running or background command's process tree; false when no such command runs. */
+  stop(id: string): boolean;
+  /** Makes the running command's `run` resolve now (with `background`) while it goes on; false when none runs. */
+  toBackground(id: string): boolean;
+  /** The background commands still running. */
+  backgroundCommands(): BackgroundCommand[];
+  /** Stops the given background commands (all when omitted) and resolves once their trees are gone. */
+  stopBackground(ids?: readonly string[]): Promise<void>;
+  /** Marks background commands as kept past the end of their task (they are not offered again). */
+  keep(ids: readonly string[]): void;
 }
 
 /** Runs shell commands; timeout and cancellation kill the whole process tree. */

@@ -85,6 +85,7 @@ ${WEB_USAGE}
 Environment: OPENAI_API_KEY or STEPWISE_API_KEY, OPENAI_BASE_URL, STEPWISE_MODEL.
        stepwise checkpoints <task-id> [--json] [--workspace DIR]
        stepwise restore <task-id> (--to ID | --before-step N) [--files | --conversation] [--force] [--workspace DIR]
+       stepwise history list [words…] [--json] | export <task-id> [--format markdown|json] [--out FILE] | delete <task-id> --yes | prune
 
 Task history and checkpoints live under $STEPWISE_HOME (default ~/.local/state/stepwise).
 Exit codes: 0 finished, 1 failed or limit reached, 2 usage error, 3 incomplete or unverified,

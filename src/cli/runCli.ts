@@ -30,6 +30,9 @@ import type { McpHub } from '../mcp';
 import type { Prompter } from './prompter';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
 import { restoreCommand } from './restoreCommand';
+import { historyCommand } from './historyCommand';
+import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
+import { historyPruneFromEnv } from '../node/historyRules';
 
 /** The process around the CLI, injectable for tests. */
 export interface CliIo {
@@ -136,6 +139,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const command = io.argv[0];
   if (command === 'checkpoints') return checkpointsCommand(io);
   if (command === 'restore') return restoreCommand(io);
+  if (command === 'history') return historyCommand(io);
   const parsed = await parseOptions(io);
   if (typeof parsed === 'number') return parsed;
   const { options, fileConfig } = parsed;
@@ -208,6 +212,11 @@ export async function runCli(io: CliIo): Promise<number> {
   const running = resumed
     ? resumeTask({ ...ports, history: resumed, resumedFrom: options.taskId!, ...(task ? { instruction: task } : {}) })
     : runTask({ ...ports, task, planMode: options.planMode, review: review ? 'ask' : 'auto', reviewPlan: review, lookFirst: options.lookFirst });
-  const result = await running.finally(() => Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]));
+  const result = await running.finally(async () => {
+    // The CLI has no one to ask: commands left in the background end with the task.
+    await settleBackgroundCommands(commands);
+    await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]);
+    await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
+  });
   return exitCodeFor(result.outcome);
 }

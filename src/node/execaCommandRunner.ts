@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import type { CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
+import type { BackgroundCommand, CommandControl, CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
 import { silentLogger } from '../agent/ports';
 import { secretFreeEnvironment } from '../agent/secrets/secretEnv';
 import { BoundedOutput } from './boundedOutput';
@@ -40,6 +40,29 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const POLL_MS = 50;
 /** How long after SIGKILL (or after the tree is gone) the pipes may stay open before we close them. */
 const FINAL_WAIT_MS = 1000;
+/** Output kept of a background command after it left the tool call (head and tail). */
+const BACKGROUND_OUTPUT_CHARS = 64_000;
+
+/** What the user asked of a running command. */
+type UserIntent = 'stop' | 'background';
+
+/** One command the user can reach by id: its process group and how to tell it what they want. */
+interface Controlled {
+  command: string;
+  pgid: number;
+  tell(intent: UserIntent): void;
+  /** Set once it went to the background. */
+  background?: { startedAt: number; kept: boolean; output: BoundedOutput; settled: Promise<void> };
+}
+
+/** The spawned shell and the promises its ending is followed by. */
+interface Spawned {
+  child: ReturnType<typeof import('execa').execa>;
+  pgid: number;
+  tag: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  pipesClosed: Promise<unknown>;
+}
 
 /**
  * Runs shell commands with execa, each as the leader of its own process group, so that timeout,
@@ -49,9 +72,11 @@ const FINAL_WAIT_MS = 1000;
  * running is stopped too, so a `sleep 300 &` cannot hang the call. Output streams to `onOutput`
  * and is kept in a `BoundedOutput`. Never rejects: failures to start come back as output.
  */
-export class ExecaCommandRunner implements CommandRunner {
+export class ExecaCommandRunner implements CommandRunner, CommandControl {
   private shell: Promise<string> | undefined;
   private readonly running = new Set<number>();
+  /** Commands the user can stop or send to the background, by `CommandRequest.id`. */
+  private readonly controlled = new Map<string, Controlled>();
   private readonly killGraceMs: number;
   private readonly drainMs: number;
   private readonly logger: Logger;
@@ -119,9 +144,15 @@ export class ExecaCommandRunner implements CommandRunner {
       return done({});
     }
     this.running.add(pgid);
+    let sentToBackground = false;
+    let intent: (what: UserIntent) => void = () => undefined;
+    const asked = new Promise<UserIntent>((resolve) => (intent = resolve));
+    const id = request.id;
+    const controlled: Controlled = { command: request.command, pgid, tell: (what) => intent(what) };
+    if (id !== undefined) this.controlled.set(id, controlled);
     try {
-      const emit = (text: string, stream: 'stdout' | 'stderr') => {
-        if (text === '') return;
+      // Where output goes: the call's output and listener, or once in the background its own buffer.
+      let sink = (text: string, stream: 'stdout' | 'stderr') => {
         output.append(text);
         try {
           request.onOutput?.(text, stream);
@@ -129,49 +160,143 @@ export class ExecaCommandRunner implements CommandRunner {
           this.logger.warn('onOutput listener threw', error);
         }
       };
+      const emit = (text: string, stream: 'stdout' | 'stderr') => {
+        if (text !== '') sink(text, stream);
+      };
       const pipesClosed = Promise.all([pump(child.stdout, 'stdout', emit), pump(child.stderr, 'stderr', emit)]);
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
         child.once('exit', (code, signal) => resolve({ code, signal }));
       });
+      const spawned: Spawned = { child, pgid, tag, exited, pipesClosed };
       const stop = stopTrigger(request.timeoutMs, request.signal);
-      let timedOut = false;
-      let cancelled = false;
+      let first: 'exit' | 'timeout' | 'cancel' | UserIntent;
       try {
-        const first = await Promise.race([exited.then(() => 'exit' as const), stop.reason]);
-        if (first === 'exit') {
-          const drained = await within(pipesClosed, this.drainMs);
-          if (!drained || (await groupHasLiveMembers(pgid))) await this.terminate(pgid);
-        } else {
-          timedOut = first === 'timeout';
-          cancelled = first === 'cancel';
-          if (timedOut) this.logger.info(`Command timed out after ${request.timeoutMs} ms; stopping its process group`);
-          await this.terminate(pgid);
-        }
+        first = await Promise.race([exited.then(() => 'exit' as const), stop.reason, asked]);
       } finally {
         stop.dispose();
       }
-      // What left the group (setsid daemons) still carries the tag: end it too.
-      const swept = await endTagged(tag, { graceMs: this.killGraceMs });
-      if (swept.length > 0) this.logger.info(`Ended ${swept.length} process(es) the command left outside its process group`);
-      const exit = await within(exited, FINAL_WAIT_MS);
-      if (!(await within(pipesClosed, FINAL_WAIT_MS))) {
-        // Someone outside the group (e.g. a `setsid` daemon) holds the pipes: stop listening.
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-        await pipesClosed;
+      if (first === 'background' && id !== undefined) {
+        // The call returns now; the command goes on, its later output kept apart and bounded.
+        sentToBackground = true;
+        const kept = new BoundedOutput(BACKGROUND_OUTPUT_CHARS);
+        sink = (text) => kept.append(text);
+        const settled = this.followInBackground(id, controlled, spawned);
+        controlled.background = { startedAt: Date.now(), kept: false, output: kept, settled };
+        this.logger.info(`Command ${id} (pid ${pgid}) goes on in the background`);
+        return done({ background: { pid: pgid } });
       }
-      const ending = exit === false ? undefined : exit;
-      return done({ exitCode: ending?.code ?? null, signal: ending?.signal ?? null, timedOut, cancelled });
+      if (first === 'timeout') this.logger.info(`Command timed out after ${request.timeoutMs} ms; stopping its process group`);
+      if (first === 'stop') this.logger.info(`The user stopped command ${id ?? ''} (pid ${pgid})`);
+      const ending = await this.windDown(spawned, first === 'exit');
+      return done({
+        exitCode: ending?.code ?? null,
+        signal: ending?.signal ?? null,
+        timedOut: first === 'timeout',
+        cancelled: first === 'cancel',
+        ...(first === 'stop' ? { stoppedByUser: true } : {}),
+      });
     } finally {
-      this.running.delete(pgid);
-      void child.catch(() => undefined);
+      if (!sentToBackground) {
+        this.running.delete(pgid);
+        if (id !== undefined && this.controlled.get(id) === controlled) this.controlled.delete(id);
+        void child.catch(() => undefined);
+      }
     }
+  }
+
+  /** Stops a running or background command by id (its whole tree); false when none has that id. */
+  stop(id: string): boolean {
+    const entry = this.controlled.get(id);
+    if (!entry) return false;
+    entry.tell('stop');
+    return true;
+  }
+
+  /** Lets a running command go on in the background: its `run` resolves now. False when none runs (or it already is). */
+  toBackground(id: string): boolean {
+    const entry = this.controlled.get(id);
+    if (!entry || entry.background) return false;
+    entry.tell('background');
+    return true;
+  }
+
+  /** The background commands still running, oldest first. */
+  backgroundCommands(): BackgroundCommand[] {
+    const out: BackgroundCommand[] = [];
+    for (const [id, entry] of this.controlled) {
+      if (!entry.background) continue;
+      out.push({ id, command: entry.command, pid: entry.pgid, startedAt: entry.background.startedAt, kept: entry.background.kept, output: entry.background.output.toString() });
+    }
+    return out;
+  }
+
+  /** Stops background commands (all when `ids` is omitted); resolves once their trees are gone. */
+  async stopBackground(ids?: readonly string[]): Promise<void> {
+    const settling: Promise<void>[] = [];
+    for (const [id, entry] of this.controlled) {
+      if (!entry.background || (ids && !ids.includes(id))) continue;
+      entry.tell('stop');
+      settling.push(entry.background.settled);
+    }
+    await Promise.all(settling);
+  }
+
+  /** Marks background commands as kept past their task's end. */
+  keep(ids: readonly string[]): void {
+    for (const id of ids) {
+      const background = this.controlled.get(id)?.background;
+      if (background) background.kept = true;
+    }
+  }
+
+  /** Follows a background command until it exits or is stopped, then forgets it. */
+  private async followInBackground(id: string, entry: Controlled, spawned: Spawned): Promise<void> {
+    let intent: (what: UserIntent) => void = () => undefined;
+    const asked = new Promise<UserIntent>((resolve) => (intent = resolve));
+    entry.tell = intent;
+    try {
+      const first = await Promise.race([spawned.exited.then(() => 'exit' as const), asked]);
+      const ending = await this.windDown(spawned, first === 'exit');
+      this.logger.info(`Background command ${id} ended (${first === 'exit' ? `exit code ${ending?.code ?? '?'}` : 'stopped'})`);
+    } catch (error) {
+      this.logger.warn(`Following background command ${id} failed`, error);
+    } finally {
+      this.running.delete(spawned.pgid);
+      if (this.controlled.get(id) === entry) this.controlled.delete(id);
+      void spawned.child.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Ends what is left of a command: after the shell exited, its leftovers once the pipes had a moment
+   * to drain; otherwise (timeout, stop) the whole group. Then the tagged strays, and the pipes.
+   */
+  private async windDown(spawned: Spawned, shellExited: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
+    const { child, pgid, tag, exited, pipesClosed } = spawned;
+    if (shellExited) {
+      const drained = await within(pipesClosed, this.drainMs);
+      if (!drained || (await groupHasLiveMembers(pgid))) await this.terminate(pgid);
+    } else {
+      await this.terminate(pgid);
+    }
+    // What left the group (setsid daemons) still carries the tag: end it too.
+    const swept = await endTagged(tag, { graceMs: this.killGraceMs });
+    if (swept.length > 0) this.logger.info(`Ended ${swept.length} process(es) the command left outside its process group`);
+    const exit = await within(exited, FINAL_WAIT_MS);
+    if (!(await within(pipesClosed, FINAL_WAIT_MS))) {
+      // Someone outside the group (e.g. a `setsid` daemon) holds the pipes: stop listening.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      await pipesClosed;
+    }
+    return exit === false ? undefined : exit;
   }
 
   /** Kills (SIGKILL) every process group still running and every tagged process; for shutting down the host. */
   dispose(): void {
     for (const pgid of this.running) signalGroup(pgid, 'SIGKILL');
     this.running.clear();
+    this.controlled.clear();
     killTaggedSync(this.tag);
   }
 

@@ -1,8 +1,9 @@
 import { taskWords } from '../shared/attachedContext';
-import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EventEnvelope } from '../shared/events';
 import type { HistoryEntry } from '../shared/webviewProtocol';
+import { matchesQuery, searchableText, selectRunsToPrune, type HistoryPruneSettings, type StoredRun } from './historyRules';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -111,6 +112,67 @@ export class HistoryStore {
     }
     const entries = groupThreads(runs);
     return entries;
+  }
+
+  /** Every stored run with the time its files were last written and their total size. */
+  async runs(): Promise<StoredRun[]> {
+    await this.flush();
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch {
+      return [];
+    }
+    const byRun = new Map<string, StoredRun>();
+    for (const name of names) {
+      const runId = /^([A-Za-z0-9_-]{1,200})\.(?:jsonl|state\.json|meta\.json)$/.exec(name)?.[1];
+      if (!runId) continue;
+      const info = await stat(path.join(this.folder, name)).catch(() => undefined);
+      if (!info?.isFile()) continue;
+      const run = byRun.get(runId) ?? { runId, lastWritten: 0, bytes: 0 };
+      run.lastWritten = Math.max(run.lastWritten, info.mtimeMs);
+      run.bytes += info.size;
+      byRun.set(runId, run);
+    }
+    return [...byRun.values()];
+  }
+
+  /**
+   * Removes a run's stored events and its side files; waits for queued appends first so a late
+   * append cannot recreate the file. True when something was removed.
+   */
+  async delete(runId: string): Promise<boolean> {
+    const file = this.fileOf(runId);
+    await this.queues.get(runId);
+    this.queues.delete(runId);
+    let removed = false;
+    for (const target of [file, file.replace(/\.jsonl$/, '.state.json'), file.replace(/\.jsonl$/, '.meta.json')]) {
+      const existed = await stat(target).then(() => true, () => false);
+      await rm(target, { force: true });
+      removed ||= existed;
+    }
+    return removed;
+  }
+
+  /** Removes the runs `selectRunsToPrune` picks (never those in `keep`); returns their ids. */
+  async prune(settings: HistoryPruneSettings, now: number, keep: ReadonlySet<string> = new Set()): Promise<string[]> {
+    const chosen = selectRunsToPrune(await this.runs(), settings, now, keep);
+    for (const runId of chosen) await this.delete(runId);
+    return chosen;
+  }
+
+  /**
+   * The runs whose task, outcome, plan, summaries, answer or report contain every word of `query`,
+   * most recent first, at most `limit` (a blank query lists the most recent runs).
+   */
+  async search(query: string, limit = 50): Promise<HistoryEntry[]> {
+    // Through `list`, so search finds exactly the entries the history list shows.
+    const found: HistoryEntry[] = [];
+    for (const entry of await this.list(Number.MAX_SAFE_INTEGER)) {
+      if (found.length >= limit) break;
+      if (matchesQuery(`${entry.task}\n${entry.outcome ?? ''}\n${searchableText(await this.read(entry.runId))}`.toLocaleLowerCase(), query)) found.push(entry);
+    }
+    return found;
   }
 }
 

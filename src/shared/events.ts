@@ -105,6 +105,8 @@ const ToolResultEvent = z.object({
   exitCode: z.number().int().nullable().optional(),
   /** The user stopped the call (Stop, cancel): neither a success nor a failure of the tool. */
   stopped: z.boolean().optional(),
+  /** The user let the command run in the background: the call returned, the command still runs. */
+  background: z.boolean().optional(),
 });
 const ApprovalRequested = z.object({
   type: z.literal('approval_requested'),

@@ -75,6 +75,16 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setupTest'), requestId: z.number().int(), draft: SetupDraft }),
   /** Set-up view: write the settings and store the typed key (SecretStorage, per endpoint origin). */
   z.object({ type: z.literal('setupSave'), draft: SetupDraft }),
+  /** Search the task history (task, outcome, plan, summaries, report); answered by `historySearch`. */
+  z.object({ type: z.literal('searchHistory'), query: z.string().max(200) }),
+  /** Delete a stored run; the host confirms first and refuses the running one. */
+  z.object({ type: z.literal('deleteRun'), runId: id }),
+  /** Export a stored run; the host asks for the format when it is absent, then where to save it. */
+  z.object({ type: z.literal('exportRun'), runId: id, format: z.enum(['markdown', 'json']).optional() }),
+  /** Stop one running command (its process tree); the task goes on. */
+  z.object({ type: z.literal('stopCommand'), callId: id }),
+  /** Let a running command go on in the background; the tool call returns now. */
+  z.object({ type: z.literal('backgroundCommand'), callId: id }),
 ]);
 export type WebviewIntent = z.infer<typeof WebviewIntent>;
 
@@ -173,6 +183,8 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mentionPaths'), paths: z.array(z.string().min(1).max(4_096)).max(50), refused: z.number().int().nonnegative() }),
   /** Put the caret in the chat box ("Stepwise: New Task", "Focus on Chat View"). */
   z.object({ type: z.literal('focusInput') }),
+  /** The history entries matching `query` (as asked by `searchHistory`), most recent first. */
+  z.object({ type: z.literal('historySearch'), query: z.string().max(200), entries: z.array(HistoryEntry).max(200) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 

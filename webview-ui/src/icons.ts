@@ -6,7 +6,7 @@ const NS = 'http://www.w3.org/2000/svg';
 /** Names of the inline icons (16x16, drawn with `currentColor`, so CSS picks the theme colour). */
 export type IconName =
   | 'pending' | 'progress' | 'check' | 'cross' | 'blocked' | 'skip'
-  | 'plus' | 'panel' | 'stop' | 'send' | 'up' | 'down' | 'trash' | 'retry' | 'tool' | 'warning' | 'info' | 'question' | 'shield' | 'pin';
+  | 'plus' | 'panel' | 'stop' | 'send' | 'up' | 'down' | 'trash' | 'retry' | 'tool' | 'warning' | 'info' | 'question' | 'shield' | 'pin' | 'export';
 
 // Each icon is a list of [element, attributes]; strokes only, no fills from outside the theme.
 const SHAPES: Record<IconName, [string, Record<string, string>][]> = {
@@ -30,6 +30,7 @@ const SHAPES: Record<IconName, [string, Record<string, string>][]> = {
   question: [['circle', { cx: '8', cy: '8', r: '5.5' }], ['path', { d: 'M6.3 6.3a1.8 1.8 0 1 1 2.4 1.7c-.5.2-.7.6-.7 1.1M8 11.2v.3' }]],
   pin: [['path', { d: 'M6 2.5h4M7 2.5v4l-2.5 2.5h7L9 6.5v-4M8 9v4.5' }]],
   shield: [['path', { d: 'M8 2l5 2v4c0 3-2.2 5-5 6-2.8-1-5-3-5-6V4z' }]],
+  export: [['path', { d: 'M8 10V2.5M5 5.5l3-3 3 3M3 9.5v3.5h10V9.5' }]],
 };
 
 /** An inline SVG icon; decorative (aria-hidden), the label next to it carries the meaning. */
@@ -63,7 +64,7 @@ export function stepIcon(status: StepStatus): SVGSVGElement {
 }
 
 const TOOL_ICONS: Record<ToolStatus, IconName> = {
-  running: 'progress', awaiting_approval: 'shield', done: 'check', error: 'cross', failed: 'cross', stopped: 'stop', rejected: 'blocked', interrupted: 'skip',
+  running: 'progress', awaiting_approval: 'shield', done: 'check', error: 'cross', failed: 'cross', stopped: 'stop', rejected: 'blocked', interrupted: 'skip', background: 'progress',
 };
 
 /** The icon of a tool card status, coloured by its `tool-<status>` class. */

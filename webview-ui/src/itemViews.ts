@@ -1,6 +1,7 @@
 import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtocol';
 import { canRetryStep } from '../../src/shared/vocabulary';
 import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
+import { commandControls } from './commandControls';
 import { icon, stepIcon, toolIcon } from './icons';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
@@ -247,6 +248,8 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
       details.classList.add('card', 'tool', `tool-${card.status}`);
       fillSummary(details.querySelector('summary')!, card);
       setOpenAuto(details, isOpen(card));
+      // A command's Stop / Background buttons come with "running" and go with it.
+      if (card.name === 'run_command') details.querySelector('.tool-body')?.replaceWith(toolBody(card));
     }
     const body = details.querySelector<HTMLElement>('.tool-body');
     if (!body) {
@@ -283,6 +286,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     const t = ctx.t();
     const body = h('div', { class: 'tool-body' });
     if (card.args !== undefined) body.append(h('div', { class: 'section-label' }, t('toolArgs')), card.name === 'edit_file' ? editArgsView(card.args) : argsView(card.args));
+    if (card.name === 'run_command' && card.status === 'running') body.append(commandControls(card.callId, t, ctx.post));
     // A finished command's result already holds its output (head and tail): one output section, not two.
     const resultHasOutput = card.result !== undefined && card.exitCode !== undefined;
     if (!resultHasOutput && (card.output !== '' || card.outputOmitted > 0)) body.append(h('div', { class: 'section-label' }, t('toolOutput')), h('pre', { class: 'output' }, outputText(card)));

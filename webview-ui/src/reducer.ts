@@ -213,6 +213,7 @@ function toolResult(view: RunView, event: AgentEventOf<'tool_result'>, seq: numb
 function resultStatus(card: ToolCard, event: AgentEventOf<'tool_result'>): ToolCard['status'] {
   if (card.status === 'rejected') return 'rejected';
   if (event.stopped) return 'stopped';
+  if (event.background) return 'background';
   if (event.isError) return 'error';
   if (event.exitCode !== undefined && event.exitCode !== 0) return 'failed';
   return 'done';

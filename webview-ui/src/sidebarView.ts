@@ -4,6 +4,7 @@ import { Composer, type Draft } from './composer';
 import { ContextGauge } from './contextGauge';
 import { button, clip, formatCount, h, replaceChildren, setShown, setText } from './dom';
 import { icon, stepIcon } from './icons';
+import { HistoryList } from './historyList';
 import { McpSection } from './mcpSection';
 import { holdsPrompts, PromptDock } from './promptDock';
 import { SetupView } from './setupView';
@@ -46,6 +47,8 @@ export class SidebarView {
   private readonly gauge: ContextGauge;
   private readonly announcer = new Announcer();
   private historyShown: readonly HistoryEntry[] | undefined;
+  private readonly historyList = new HistoryList((intent) => this.deps.post(intent));
+  private readonly examples = h('div', { class: 'examples', 'data-role': 'examples' });
 
   constructor(private readonly deps: ViewDeps) {
     const post = deps.post;
@@ -160,24 +163,12 @@ export class SidebarView {
   private drawHistory(state: AppState): void {
     const t = state.t;
     this.historyShown = state.status.history;
-    const entries = [...state.status.history].sort((a, b) => b.ts - a.ts).slice(0, 50);
-    const list = h('ul', { class: 'history' });
-    for (const entry of entries) {
-      const open = h('button', { type: 'button', class: 'history-item', 'data-run-id': entry.runId, title: entry.task },
-        h('span', { class: 'history-task' }, clip(entry.task || t('untitled'), 120)),
-        h('span', { class: 'history-meta' }, [formatTime(entry.ts, state.lang), entry.outcome ? t(`outcome.${entry.outcome}`) : t('state.RUNNING')].join(' · ')));
-      open.addEventListener('click', () => this.deps.post({ type: 'openRun', runId: entry.runId }));
-      list.appendChild(h('li', {}, open));
-    }
-    // Without a search provider the researcher cannot search the web: say how to add one.
-    const searchHint = state.status.webSearch === false
-      ? h('p', { class: 'muted web-search-hint' }, t('webSearchOff'), ' ',
-        button(t('setWebSearchKey'), () => this.deps.post({ type: 'setWebSearchKey' }), { action: 'set-web-search-key' }))
-      : null;
-    const examples = h('div', { class: 'examples', 'data-role': 'examples' }, h('h2', {}, t('examplesTitle')),
+    // Example tasks sit above the history; the list itself is kept (its search box holds the caret).
+    replaceChildren(this.examples, h('h2', {}, t('examplesTitle')),
       ...(['example1', 'example2', 'example3'] as const).map((key) =>
         button(t(key), () => this.fillTask(t(key)), { action: 'example-task' })));
-    replaceChildren(this.home, examples, h('h2', {}, t('history')), entries.length > 0 ? list : h('p', { class: 'muted' }, t('historyEmpty')), searchHint);
+    if (this.home.firstChild !== this.examples) replaceChildren(this.home, this.examples, this.historyList.element);
+    this.historyList.render(state);
   }
 
   private drawMeta(state: AppState): void {
@@ -201,13 +192,5 @@ export class SidebarView {
       h('span', { class: 'strip-progress' }, t('planProgress', done, plan.steps.length)),
       current ? h('span', { class: 'strip-step' }, clip(current.title, 80)) : null);
     this.strip.title = t('openPanel');
-  }
-}
-
-function formatTime(ts: number, lang: string): string {
-  try {
-    return new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(ts));
-  } catch {
-    return new Date(ts).toISOString();
   }
 }

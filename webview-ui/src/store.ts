@@ -1,7 +1,7 @@
 import { EventEnvelope } from '../../src/shared/events';
 import type { Plan } from '../../src/shared/plan';
 import type { SetupState } from '../../src/shared/setupProtocol';
-import type { HostMessage, HostMessageOf, HostStatus, McpServerInfo, MentionSuggestion, WebviewKind } from '../../src/shared/webviewProtocol';
+import type { HistoryEntry, HostMessage, HostMessageOf, HostStatus, McpServerInfo, MentionSuggestion, WebviewKind } from '../../src/shared/webviewProtocol';
 import { initialRunView, reduceAll } from './reducer';
 import { createTranslator, type Translate } from './strings';
 import type { RunView } from './viewModel';
@@ -29,6 +29,8 @@ export interface AppState {
   dropped?: { paths: readonly string[]; refused: number };
   /** Bumped each time the host asks for the caret in the chat box. */
   focusRequests?: number;
+  /** The host's answer to the history search box's last query. */
+  historySearch?: { query: string; entries: readonly HistoryEntry[] };
   lang: string;
   t: Translate;
 }
@@ -98,6 +100,10 @@ export function applyHostMessage(state: AppState, message: HostMessage): { state
     case 'focusInput':
       changes.mentions = true;
       return { state: { ...state, focusRequests: (state.focusRequests ?? 0) + 1 }, changes };
+    case 'historySearch':
+      // The history list is drawn with the status: a search answer redraws it like a status change.
+      changes.status = true;
+      return { state: { ...state, historySearch: { query: message.query, entries: message.entries } }, changes };
   }
 }
 

@@ -109,7 +109,8 @@ function record(run: RunSession, call: ModelToolCall, result: ToolResult, starte
     durationMs: Math.max(0, run.options.clock.now() - started),
     ...(result.imagePaths?.length ? { images: result.imagePaths } : {}),
     ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
-    ...(result.content === CANCELLED_RESULT ? { stopped: true } : {}),
+    ...(result.content === CANCELLED_RESULT || result.stopped ? { stopped: true } : {}),
+    ...(result.background ? { background: true } : {}),
   });
 }
 

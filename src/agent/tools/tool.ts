@@ -27,6 +27,10 @@ export interface ToolResult {
   finish?: { summary: string };
   /** A command's exit code (null: killed by a signal); lets views show a non-zero exit as a failure. */
   exitCode?: number | null;
+  /** The user stopped this call alone (e.g. "Stop this command"): neither a success nor a failure. */
+  stopped?: boolean;
+  /** The command goes on in the background (the user's choice); the result holds its output so far. */
+  background?: boolean;
   /** Images the tool produced (MCP image content); `content` carries a short placeholder for each. */
   images?: { mimeType: string; data: string }[];
   /** Where the run saved `images` (set by the loop, shown by the hosts). */

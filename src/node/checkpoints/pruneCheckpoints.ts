@@ -98,3 +98,15 @@ async function folderBytes(dir: string): Promise<number> {
   }
   return total;
 }
+
+/**
+ * Forgets one task's checkpoints (its list and its refs; the shared objects are collected by the
+ * next prune). Used when the user deletes the task from history. True when the task had any.
+ */
+export async function removeTaskCheckpoints(home: string, taskId: string): Promise<boolean> {
+  const info = await readTaskInfo(home, taskId);
+  if (!info) return false;
+  await rm(path.join(home, 'tasks', taskId), { recursive: true, force: true });
+  await rm(path.join(repoFolder(home, info.workspace), 'refs', 'stepwise', taskId), { recursive: true, force: true });
+  return true;
+}

@@ -14,6 +14,8 @@ const ROWS: { name: string; result: Partial<Result>; approved?: boolean; status:
   { name: 'command killed by a signal is failed', result: { name: 'run_command', exitCode: null }, status: 'failed', exitCode: null },
   { name: 'command timed out is an error', result: { name: 'run_command', exitCode: null, isError: true }, status: 'error', exitCode: null },
   { name: 'stopped command is stopped, not failed', result: { name: 'run_command', isError: true, stopped: true }, status: 'stopped' },
+  { name: 'command stopped alone by the user ("Stop this command") is stopped', result: { name: 'run_command', stopped: true, exitCode: null }, status: 'stopped', exitCode: null },
+  { name: 'command sent to the background is "background", not done', result: { name: 'run_command', background: true }, status: 'background' },
   { name: 'stopped read is stopped', result: { name: 'read_file', isError: true, stopped: true }, status: 'stopped' },
   { name: 'read that worked is done', result: { name: 'read_file' }, status: 'done' },
   { name: 'tool error is an error', result: { name: 'edit_file', isError: true }, status: 'error' },

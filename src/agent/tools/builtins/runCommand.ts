@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CancelledError, throwIfAborted } from '../../errors';
 import { truncateHeadTail } from '../../context/truncate';
 import type { CommandResult } from '../../ports';
-import { defineTool } from '../tool';
+import { defineTool, type ToolResult } from '../tool';
 import { rejectionResult } from './rejection';
 
 /** Default and maximum time a command may run, in seconds. */
@@ -25,6 +25,20 @@ function title(command: string): string {
   return `Run \`${oneLine.length > MAX_TITLE_CHARS ? `${oneLine.slice(0, MAX_TITLE_CHARS - 3)}...` : oneLine}\``;
 }
 
+/** The first line of a command the user stopped alone: the model learns why, and that the task goes on. */
+export const STOPPED_BY_USER = 'stopped by the user (this command only; its processes were killed). The task goes on: do not run it again unless the user asks.';
+
+/** What the model reads when the user let the command run in the background. */
+function backgroundResult(result: CommandResult, pid: number): ToolResult {
+  const capped = truncateHeadTail(result.output, COMMAND_MAX_OUTPUT_CHARS);
+  const output = capped.text.trim() === '' ? '(no output yet)' : capped.text.trimEnd();
+  return {
+    content: `still running in the background (pid ${pid}) after ${Math.round(result.durationMs / 1000)}s, at the user's request. ` +
+      `It keeps running until the task ends (the user may keep it longer); do not start it again. Output so far:\n${output}`,
+    background: true,
+  };
+}
+
 /** How the command ended, as the first line of the result. */
 function outcome(result: CommandResult, timeoutS: number): string {
   if (result.timedOut) return `timed out after ${timeoutS}s; the process was killed`;
@@ -36,7 +50,9 @@ function outcome(result: CommandResult, timeoutS: number): string {
  * `run_command`: runs a shell command in the workspace folder after approval, streaming its output
  * as `tool_output` events. The result starts with `exit code N` (or the timeout / signal), then
  * the output, head and tail kept. A non-zero exit is a normal result for the model to read; a
- * timeout is an error result; cancellation throws `CancelledError`.
+ * timeout is an error result; cancellation throws `CancelledError`. The user may stop this command
+ * alone (a `stopped` result saying so; the run goes on) or let it run in the background (the result
+ * holds the output so far and says it keeps running; `settleBackgroundCommands` ends it with the task).
  */
 export const runCommandTool = defineTool({
   name: 'run_command',
@@ -55,14 +71,17 @@ export const runCommandTool = defineTool({
       timeoutMs: timeoutS * 1000,
       maxOutputChars: COMMAND_MAX_OUTPUT_CHARS,
       signal: context.signal,
+      id: context.callId,
       onOutput: (chunk, stream) => context.emit({ type: 'tool_output', callId: context.callId, stream, chunk }),
     });
-    if (result.cancelled || context.signal.aborted) throw new CancelledError();
+    if (result.background) return backgroundResult(result, result.background.pid);
+    if (result.cancelled || (context.signal.aborted && !result.stoppedByUser)) throw new CancelledError();
     // The runner caps the output; cap again in case an adapter kept more than asked.
     const capped = truncateHeadTail(result.output, COMMAND_MAX_OUTPUT_CHARS);
     const omitted = result.omittedChars + capped.omittedChars;
     const head = outcome(result, timeoutS) + (omitted > 0 ? ` (${omitted} characters of output omitted from the middle)` : '');
     const output = capped.text.trim() === '' ? '(no output)' : capped.text.trimEnd();
+    if (result.stoppedByUser) return { content: `${STOPPED_BY_USER}\n${output}`, stopped: true, exitCode: null };
     return { content: `${head}\n${output}`, isError: result.timedOut || undefined, exitCode: result.exitCode };
   },
 });

@@ -1,4 +1,5 @@
 import { ModelPrice } from '../../../agent/model/modelCatalog';
+import { DEFAULT_HISTORY_PRUNE } from '../../../node/historyRules';
 import { z } from 'zod';
 import { ApprovalCategory } from '../../../shared/events';
 import { DEFAULT_TASK_TOKEN_BUDGET } from '../../../agent/flow/taskTypes';
@@ -63,6 +64,10 @@ export const StepwiseConfig = z.object({
   checkpointsMaxAgeDays: z.number().min(1).max(3650).default(30),
   checkpointsMaxSizeMB: z.number().min(50).max(1_000_000).default(2048),
   checkpointsMaxFileSizeMB: z.number().min(0.01).max(10_000).default(5),
+  /** Task history older than this is removed at start-up and after each run; 0 = keep. */
+  historyMaxAgeDays: z.number().min(0).max(36_500).default(DEFAULT_HISTORY_PRUNE.maxAgeDays),
+  /** Above this total size the oldest task history is removed; 0 = no limit. */
+  historyMaxSizeMb: z.number().min(0).max(1_000_000).default(DEFAULT_HISTORY_PRUNE.maxSizeMb),
 });
 export type StepwiseConfig = z.infer<typeof StepwiseConfig>;
 
@@ -107,6 +112,8 @@ export const SETTING_KEYS: Record<keyof StepwiseConfig, string> = {
   checkpointsMaxAgeDays: 'checkpoints.maxAgeDays',
   checkpointsMaxSizeMB: 'checkpoints.maxSizeMB',
   checkpointsMaxFileSizeMB: 'checkpoints.maxFileSizeMB',
+  historyMaxAgeDays: 'history.maxAgeDays',
+  historyMaxSizeMb: 'history.maxSizeMb',
 };
 
 /** Config plus the settings that were ignored because their values were invalid. */

@@ -7,11 +7,12 @@ export type Attention =
   | { kind: 'question'; question: string };
 
 /**
- * The notification an event calls for, or `undefined`. Only while the window is in the background
- * (`focused` false): a user who is looking sees the panel and the status bar already.
+ * The notification an event calls for, or `undefined`. Only while the user is not looking
+ * (`looking` false: the window is in the background or no Stepwise view is visible): a user who
+ * is looking sees the panel and the status bar already.
  */
-export function attentionFor(event: AgentEvent, focused: boolean): Attention | undefined {
-  if (focused) return undefined;
+export function attentionFor(event: AgentEvent, looking: boolean): Attention | undefined {
+  if (looking) return undefined;
   switch (event.type) {
     case 'run_finished':
       return { kind: 'finished', outcome: event.outcome };

@@ -9,6 +9,8 @@ export interface CommandMirror {
 
 /** How a command ended, in one line for the terminal. */
 export function describeResult(result: CommandResult): string {
+  if (result.background) return `[still running in the background, pid ${result.background.pid}]`;
+  if (result.stoppedByUser) return `[stopped by the user after ${result.durationMs} ms]`;
   if (result.cancelled) return `[stopped after ${result.durationMs} ms]`;
   if (result.timedOut) return `[timed out after ${result.durationMs} ms]`;
   if (result.signal) return `[killed by ${result.signal}]`;

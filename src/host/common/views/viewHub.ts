@@ -3,7 +3,7 @@ import type { Logger } from '../../../agent/ports';
 import type { EventEnvelope } from '../../../shared/events';
 import type { Plan } from '../../../shared/plan';
 import type { SetupState } from '../../../shared/setupProtocol';
-import { parseIntent, type HostMessage, type HostMessageOf, type HostStatus, type McpServerInfo, type MentionSuggestion, type WebviewIntent, type WebviewKind } from '../../../shared/webviewProtocol';
+import { parseIntent, type HistoryEntry, type HostMessage, type HostMessageOf, type HostStatus, type McpServerInfo, type MentionSuggestion, type WebviewIntent, type WebviewKind } from '../../../shared/webviewProtocol';
 import { RunEventLog } from './runEventLog';
 
 /** One connected webview as the hub sees it; `post` resolves false when the webview could not take it. */
@@ -230,6 +230,11 @@ export class ViewHub {
     const ready = Array.from(this.ports).some(([port, state]) => state.ready && port.kind === 'sidebar');
     if (ready) this.broadcast({ type: 'focusInput' }, 'sidebar');
     else this.focusPending = true;
+  }
+
+  /** Answers the history search box (only the sidebar has one). */
+  sendHistorySearch(query: string, entries: readonly HistoryEntry[]): void {
+    this.broadcast({ type: 'historySearch', query, entries: entries.slice(0, 200) }, 'sidebar');
   }
 
   /** Puts the panel into plan review for `plan` (the sidebar says it waits for it); `undefined` ends review. */

@@ -17,6 +17,7 @@ import type { WebKeyStore } from '../secrets/webKeyStore';
 import { setWebSearchKey } from '../web/webSearchKeyCommand';
 import type { TaskController } from '../task/taskController';
 import { selectionTask } from './commandText';
+import { handleControlIntent, type ControlIntentDeps } from './controlIntents';
 
 /** Every command the extension contributes (package.json `contributes.commands`). */
 export const COMMAND_IDS = [
@@ -70,6 +71,8 @@ export interface CommandDeps {
   chatBox: { focusInput(options: { newTask: boolean }): Promise<void>; mentionUris(uris: readonly string[]): Promise<void> };
   /** Tavily / Brave Search keys for web_search. */
   webKeys: WebKeyStore;
+  /** Stop / background a running command; search the history (`controlIntents.ts`). */
+  controls?: ControlIntentDeps;
 }
 
 /** Asks for a task in an input box; `undefined` when dismissed. */
@@ -250,6 +253,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
   if (command) return void (await vscode.commands.executeCommand(command));
   const request = contextRequestOf(intent);
   if (request) return void controller.requestContext(request);
+  if (await handleControlIntent(intent, deps.controls ?? {})) return;
   switch (intent.type) {
     case 'submitTask':
       await controller.start(intent.text, { planMode: intent.planMode, ...(intent.images ? { images: intent.images } : {}) });
@@ -319,6 +323,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
       return;
     // Handled above (commands of ours, context requests).
     case 'ready': case 'setApiKey': case 'openSettings': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
+    case 'searchHistory': case 'deleteRun': case 'exportRun': case 'stopCommand': case 'backgroundCommand':
       return;
     // The set-up view's intents go to the SetupController (extension.ts routes them before this).
     case 'setupListModels': case 'setupTest': case 'setupSave':

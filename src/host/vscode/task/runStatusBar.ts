@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../../shared/events';
 import { attentionFor, type Attention } from '../../common/task/attention';
+import { RunWaits } from '../../common/task/runWaits';
 
 const MAX_TASK_CHARS = 40;
+/** How long an approval must stay open before a user who is not looking is told of it. */
+const APPROVAL_NOTICE_DELAY_MS = 500;
 
 function shorten(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -11,18 +14,25 @@ function shorten(text: string): string {
 
 /**
  * What the user sees of the running task outside the panel: the status bar item (its title and where
- * it is: turn, plan step, waiting for the user), hidden while idle, a click opens the task panel; and,
- * while the window is in the background, a notification when the task ends or waits for the user.
+ * it is: turn, plan step, running a command, waiting for the user), hidden while idle, a click opens
+ * the task panel; and, while the window is in the background or no Stepwise view is visible, a
+ * notification when the task ends or waits for the user, whose button reveals the task.
  */
 export class RunStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private task = '';
+  /** Where the run is: turn or plan step. */
   private where = '';
   private stepTitles = new Map<string, string>();
-  /** Where the run was before it started waiting for the user, restored once they answered. */
-  private beforeWaiting: string | undefined;
+  /** Open approvals and questions, running commands: said instead of `where` while they last. */
+  private waits = new RunWaits();
+  private shown = '';
 
-  constructor(showPanelCommand: string) {
+  /**
+   * @param viewsVisible whether a Stepwise view (sidebar chat or task panel) is visible: a user who
+   *   sees neither is told by a notification, even in a focused window.
+   */
+  constructor(showPanelCommand: string, private readonly viewsVisible: () => boolean = () => true) {
     this.item = vscode.window.createStatusBarItem('stepwise.run', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Stepwise task');
     this.item.command = showPanelCommand;
@@ -33,19 +43,21 @@ export class RunStatusBar implements vscode.Disposable {
     this.task = task;
     this.where = '';
     this.stepTitles = new Map();
+    this.waits = new RunWaits();
+    this.shown = '';
     this.render();
     this.item.show();
   }
 
-  /** Follows the run: turns, plan steps. Returns the progress text for a notification, if it changed. */
+  /** Follows the run: turns, plan steps, waits. Returns the progress text for a notification, if it changed. */
   onEvent(event: AgentEvent): string | undefined {
-    const attention = attentionFor(event, vscode.window.state.focused);
-    if (attention) notify(attention, this.item.command as string);
+    this.waits.observe(event);
+    this.maybeNotify(event);
     switch (event.type) {
       case 'plan_created':
       case 'plan_updated':
         for (const step of event.steps) this.stepTitles.set(step.id, step.title);
-        return undefined;
+        break;
       case 'step_started': {
         const title = this.stepTitles.get(event.stepId);
         this.where = title ? vscode.l10n.t('step {0}: {1}', event.stepId, shorten(title)) : vscode.l10n.t('step {0}', event.stepId);
@@ -53,37 +65,49 @@ export class RunStatusBar implements vscode.Disposable {
       }
       case 'turn_started':
         if (!this.stepTitles.size) this.where = vscode.l10n.t('turn {0}/{1}', event.turn, event.maxTurns);
-        else return undefined;
-        break;
-      case 'approval_requested':
-        this.beforeWaiting ??= this.where;
-        this.where = vscode.l10n.t('waiting for your approval');
-        break;
-      case 'question_asked':
-        this.beforeWaiting ??= this.where;
-        this.where = vscode.l10n.t('waiting for your answer');
-        break;
-      case 'approval_answered':
-      case 'question_answered':
-        if (this.beforeWaiting === undefined) return undefined;
-        this.where = this.beforeWaiting;
-        this.beforeWaiting = undefined;
         break;
       default:
-        return undefined;
+        break;
     }
+    const now = this.describe();
+    if (now === this.shown) return undefined;
+    this.shown = now;
     this.render();
+    return now;
+  }
+
+  /** The turn or step, unless the run waits for the user or runs a command. */
+  private describe(): string {
+    const wait = this.waits.current();
+    if (wait?.kind === 'approval') return vscode.l10n.t('waiting for your approval');
+    if (wait?.kind === 'question') return vscode.l10n.t('waiting for your answer');
+    if (wait?.kind === 'command') return vscode.l10n.t('running {0}', `\`${shorten(wait.command)}\``);
     return this.where;
+  }
+
+  /**
+   * Notifies a user who is not looking (window in the background, or no Stepwise view visible). An
+   * approval is announced only if still open a moment later: auto-approved calls are asked and
+   * answered at once, and nobody needs to hear of them.
+   */
+  private maybeNotify(event: AgentEvent): void {
+    const looking = () => vscode.window.state.focused && this.viewsVisible();
+    const attention = attentionFor(event, looking());
+    if (!attention) return;
+    if (event.type !== 'approval_requested') return notify(attention, this.item.command as string);
+    const waits = this.waits;
+    setTimeout(() => {
+      if (waits === this.waits && waits.awaitingApproval(event.callId) && !looking()) notify(attention, this.item.command as string);
+    }, APPROVAL_NOTICE_DELAY_MS);
   }
 
   /** Hides the item. */
   stop(): void {
-    this.beforeWaiting = undefined;
     this.item.hide();
   }
 
   private render(): void {
-    this.item.text = `$(sync~spin) ${vscode.l10n.t('Stepwise: {0}', shorten(this.task))}${this.where ? ` · ${this.where}` : ''}`;
+    this.item.text = `$(sync~spin) ${vscode.l10n.t('Stepwise: {0}', shorten(this.task))}${this.shown ? ` · ${this.shown}` : ''}`;
     this.item.tooltip = new vscode.MarkdownString(
       `${vscode.l10n.t('Stepwise is running a task. Click to open the task panel.')}\n\n${this.task.slice(0, 500).replace(/[\\`*_{}[\]()#+\-.!<>|]/g, '\\$&')}`,
     );

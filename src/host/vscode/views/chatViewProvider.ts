@@ -13,9 +13,17 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     private readonly onShown: () => void = () => {},
   ) {}
 
+  private view: vscode.WebviewView | undefined;
+
+  /** True while the sidebar chat is shown. */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
   /** Called by VS Code when the view becomes visible (again). */
   resolveWebviewView(view: vscode.WebviewView): void {
     this.onShown();
+    this.view = view;
     configureWebview(view.webview, this.extensionUri, 'sidebar', 'Stepwise');
     const port: ViewPort = { kind: 'sidebar', post: (message) => view.webview.postMessage(message), workspaceUri: () => workspaceWebviewUri(view.webview) };
     const detach = this.hub.attach(port);
@@ -30,6 +38,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     ];
     view.onDidDispose(() => {
       this.hub.setVisible('sidebar', false);
+      if (this.view === view) this.view = undefined;
       detach();
       for (const subscription of subscriptions) subscription.dispose();
     });

@@ -13,6 +13,11 @@ export class PlanPanel implements vscode.Disposable {
     private readonly hub: ViewHub,
   ) {}
 
+  /** True while the panel is open and visible (not a background tab). */
+  get visible(): boolean {
+    return this.panel?.visible ?? false;
+  }
+
   /** Opens the panel beside the editor, or reveals the open one; `focus` moves the keyboard focus into it. */
   show(focus = false): void {
     if (this.panel) {

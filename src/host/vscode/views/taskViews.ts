@@ -46,7 +46,7 @@ import type { Logger } from '../../../agent/ports';
 import type { EventEnvelope } from '../../../shared/events';
 import type { Plan } from '../../../shared/plan';
 import type { SetupState } from '../../../shared/setupProtocol';
-import type { HostMessageOf, HostStatus, McpServerInfo, MentionSuggestion, WebviewIntent, WebviewKind } from '../../../shared/webviewProtocol';
+import type { HistoryEntry, HostMessageOf, HostStatus, McpServerInfo, MentionSuggestion, WebviewIntent, WebviewKind } from '../../../shared/webviewProtocol';
 import { ChatViewProvider } from './chatViewProvider';
 import { PlanPanel } from './planPanel';
 import { ViewHub } from '../../common/views/viewHub';
@@ -146,6 +146,16 @@ export class TaskViews implements vscode.Disposable {
   async focusInput(): Promise<void> {
     await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
     this.hub.focusInput();
+  }
+
+  /** Answers the sidebar's history search box. */
+  sendHistorySearch(query: string, entries: readonly HistoryEntry[]): void {
+    this.hub.sendHistorySearch(query, entries);
+  }
+
+  /** True while the sidebar chat or the task panel is visible (the user can see the task). */
+  visible(): boolean {
+    return this.sidebar.visible || this.panel.visible;
   }
 
   /**

@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import type { BackgroundCommand } from '../../../agent/ports';
+
+/** Calls `listener` each time the controller goes from running to idle (a task ended). */
+export function afterEachRun(controller: { isRunning: boolean; onDidChangeState(listener: () => void): vscode.Disposable }, listener: () => void): vscode.Disposable {
+  let wasRunning = controller.isRunning;
+  return controller.onDidChangeState(() => {
+    const running = controller.isRunning;
+    if (wasRunning && !running) listener();
+    wasRunning = running;
+  });
+}
+
+/**
+ * Asks whether the commands a finished task left in the background keep running. Modal, so the
+ * answer is a clear choice; closing the dialog stops them (the safe default).
+ */
+export async function askKeepBackground(commands: readonly BackgroundCommand[]): Promise<boolean> {
+  const keep = vscode.l10n.t('Keep Running');
+  const stop = vscode.l10n.t('Stop');
+  const list = commands.map((c) => `• ${c.command.replace(/\s+/g, ' ').slice(0, 120)} (pid ${c.pid})`).join('\n');
+  const answer = await vscode.window.showWarningMessage(
+    commands.length === 1
+      ? vscode.l10n.t('The task has ended, but a command it started still runs in the background.')
+      : vscode.l10n.t('The task has ended, but {0} commands it started still run in the background.', commands.length),
+    { modal: true, detail: `${list}\n\n${commands.length === 1 ? vscode.l10n.t('Keep it running after the task? Otherwise it is stopped now.') : vscode.l10n.t('Keep them running after the task? Otherwise they are stopped now.')}` },
+    keep,
+    stop,
+  );
+  return answer === keep;
+}

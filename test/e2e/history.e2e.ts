@@ -1,0 +1,228 @@
+// UI end-to-end: the task history in the sidebar (search, export, delete) and "Stop this command" on a
+// running command's card, in the packaged VSIX inside a real workbench (code-server + chromium).
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Frame } from 'playwright-core';
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
+import { isRunning } from '../support/processes';
+import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, until, type Workbench } from './support/workbench';
+
+const call = (name: string, args: unknown, text?: string): FakeTurn => ({ ...(text ? { text } : {}), toolCalls: [{ name, arguments: JSON.stringify(args) }] });
+const finish = (summary: string): FakeTurn => call('finish', { summary });
+
+/** The model's answers, by the first words of the task and the turn. */
+const SCRIPTS: Record<string, FakeTurn[]> = {
+  'Start the dev server': [
+    call('run_command', { command: 'echo $$ > .pids; sleep 319 & echo $! >> .pids; echo listening on 5173; wait', timeout_seconds: 600 }, 'Starting it.'),
+    finish('The server was stopped by the user; nothing else to do.'),
+  ],
+  'Start the watcher': [
+    call('run_command', { command: 'echo $$ > .bg-pids; sleep 321 & echo $! >> .bg-pids; echo watching; wait', timeout_seconds: 600 }, 'Starting the watcher.'),
+    finish('The watcher runs in the background.'),
+  ],
+  'Write the release notes': [finish('Release notes written for version 2.0.')],
+  'Fix the login form': [finish('The form now rejects tokens that expire before submission.')],
+};
+
+function scriptFor(request: RecordedRequest): FakeTurn {
+  const messages = request.body?.messages ?? [];
+  const task = String(messages.find((m) => m.role === 'user')?.content ?? '');
+  const key = Object.keys(SCRIPTS).find((k) => task.startsWith(k));
+  if (!key) return { status: 500, body: { error: { message: `e2e fake: no script for task ${JSON.stringify(task.slice(0, 80))}` } } };
+  const turn = messages.filter((m) => m.role === 'assistant').length;
+  return SCRIPTS[key]![turn] ?? finish('Done.');
+}
+
+async function textOf(frame: Frame): Promise<string> {
+  try {
+    return await frame.evaluate(() => document.body.innerText);
+  } catch {
+    return '';
+  }
+}
+
+/** Files named `name` anywhere under `dir`. */
+function findFiles(dir: string, name: string): string[] {
+  const hits: string[] = [];
+  const walk = (current: string): void => {
+    for (const entry of readdirSync(current)) {
+      const full = path.join(current, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (entry === name) hits.push(full);
+    }
+  };
+  walk(dir);
+  return hits;
+}
+
+describe('task history and command controls in a real VS Code workbench', function () {
+  this.timeout(300_000);
+  let fake: FakeOpenAIServer;
+  let wb: Workbench;
+  let sidebar: Frame;
+
+  before(async () => {
+    fake = await startFakeOpenAI((request) => scriptFor(request));
+    wb = await openWorkbench({
+      settings: {
+        'stepwise.baseUrl': fake.url,
+        'stepwise.plan.mode': 'never',
+        'stepwise.approvals.autoApprove': ['read', 'command'],
+        'stepwise.verify.mode': 'off',
+      },
+      env: { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' },
+    });
+    sidebar = await openSidebar(wb.page);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      const name = (this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60) || 'test').toLowerCase();
+      await screenshots(wb.page, `history-failed-${name}`).catch(() => {});
+    }
+  });
+
+  after(async () => {
+    // Anything the stop test left (only if it failed) is killed by PID.
+    for (const name of ['.pids', '.bg-pids']) {
+      const pidsFile = wb ? path.join(wb.workspace, name) : '';
+      if (!pidsFile || !existsSync(pidsFile)) continue;
+      for (const pid of readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+    }
+    await wb?.close();
+    await fake?.close();
+  });
+
+  async function panelText(): Promise<string> {
+    return textOf(await panelFrame(wb.page));
+  }
+
+  async function submitTask(text: string): Promise<void> {
+    const newTask = sidebar.locator('[data-action="new-task"]');
+    if (await newTask.isVisible()) await newTask.click();
+    await sidebar.selectOption('[data-role="plan-mode"]', 'never');
+    const input = sidebar.locator('[data-role="task-input"]');
+    await input.fill(text);
+    await input.press('Enter');
+    await until(`the panel to show "${text}"`, async () => (await panelText()).includes(text));
+  }
+
+  async function finished(): Promise<void> {
+    await until('the finished outcome', async () => (await (await panelFrame(wb.page)).$('.outcome-finished')) !== null);
+  }
+
+  it('"Stop this command" on a running command kills its processes and the task goes on to finish', async () => {
+    await submitTask('Start the dev server');
+    const pidsFile = path.join(wb.workspace, '.pids');
+    await until('the server to start', () => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').trim().split('\n').length === 2);
+    const pids = readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number);
+    await until('its output in the panel', async () => (await panelText()).includes('listening on 5173'));
+    assert.ok(pids.every(isRunning), 'the command runs');
+    const panel = await panelFrame(wb.page);
+    const stop = panel.locator('.tool-running [data-action="stop-command"]');
+    await stop.waitFor({ timeout: 30_000 });
+    assert.equal(await panel.locator('.tool-running [data-action="background-command"]').count(), 1, 'the background choice is offered beside it');
+    await hideBottomPanel(wb.page);
+    await screenshots(wb.page, 'command-running');
+    await stop.click();
+    await until('the processes to be gone', () => pids.every((pid) => !isRunning(pid)));
+    await finished();
+    const card = panel.locator('details.tool.tool-stopped');
+    assert.equal(await card.count(), 1, 'the card says Stopped');
+    if (!(await card.evaluate((d) => (d as HTMLDetailsElement).open))) await card.locator('summary').click();
+    await until('the result the model read', async () => (await card.innerText()).includes('stopped by the user (this command only'));
+    assert.equal(await panel.locator('[data-action="stop-command"]').count(), 0, 'no Stop button once it ended');
+    assert.match(await panelText(), /The server was stopped by the user/, 'the task went on to its answer');
+    await screenshots(wb.page, 'command-stopped');
+  });
+
+  it('"Let it run in the background": the task goes on while the command runs; at the end Stepwise asks, and "Stop" ends it', async () => {
+    await submitTask('Start the watcher');
+    const pidsFile = path.join(wb.workspace, '.bg-pids');
+    await until('the watcher to start', () => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').trim().split('\n').length === 2);
+    const pids = readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number);
+    await until('its output in the panel', async () => (await panelText()).includes('watching'));
+    const panel = await panelFrame(wb.page);
+    await panel.locator('.tool-running [data-action="background-command"]').click();
+    // The task ends while the command still runs: Stepwise asks whether to keep it.
+    const stopThem = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Stop$/ }).first();
+    await stopThem.waitFor({ timeout: 60_000 });
+    assert.ok(pids.every(isRunning), 'still running after the call returned and the task ended');
+    assert.match(await panelText(), /The watcher runs in the background/);
+    await screenshots(wb.page, 'background-keep-question');
+    await stopThem.click();
+    await until('the watcher to be gone', () => pids.every((pid) => !isRunning(pid)));
+    const card = panel.locator('details.tool', { hasText: 'run_command' }).last();
+    if (!(await card.evaluate((d) => (d as HTMLDetailsElement).open))) await card.locator('summary').click();
+    assert.equal(await panel.locator('details.tool.tool-background').count(), 1, 'the card says it went to the background, not Done');
+    await until('the result the model read', async () => /still running in the background \(pid \d+\)/.test(await card.innerText()));
+  });
+
+  it('searches the history, exports a task as markdown through the save dialog, and deletes one after confirming', async () => {
+    await submitTask('Write the release notes');
+    await finished();
+    await submitTask('Fix the login form');
+    await finished();
+    await sidebar.locator('[data-action="new-task"]').click();
+    const search = sidebar.locator('[data-role="history-search"]');
+    await search.waitFor();
+    const rows = sidebar.locator('.history-row');
+    await until('both tasks in the history', async () => (await textOf(sidebar)).includes('Write the release notes') && (await textOf(sidebar)).includes('Fix the login form'));
+    const all = await rows.count();
+
+    // By the task's words: filtered at once.
+    await search.fill('login');
+    await until('one match for "login"', async () => (await rows.count()) === 1 && (await textOf(sidebar)).includes('Fix the login form'));
+    // By words only in the final answer: the host searches the stored runs.
+    await search.fill('expire');
+    await until('the answer found by the host', async () => (await rows.count()) === 1 && (await textOf(sidebar)).includes('Fix the login form'));
+    await screenshots(wb.page, 'history-search');
+    await search.fill('nothing like this');
+    await until('no match', async () => (await rows.count()) === 0 && (await textOf(sidebar)).includes('No task matches'));
+    await search.fill('');
+    await until('all tasks again', async () => (await rows.count()) === all);
+
+    // Export: pick Markdown; the save dialog proposes a file in the workspace; accept it.
+    const login = sidebar.locator('.history-row', { hasText: 'Fix the login form' });
+    await login.hover();
+    // The row's actions appear on hover (and keyboard focus), as in VS Code's own lists.
+    await wb.page.locator('.part.sidebar').screenshot({ path: path.join(ARTIFACTS, 'history-row-actions-sidebar.png') });
+    await login.locator('[data-action="export-run"]').click();
+    // The host asks for the format, then where to save.
+    const markdown = wb.page.locator('.quick-input-list .monaco-list-row[aria-label^="Markdown"]').first();
+    await markdown.waitFor({ timeout: 30_000 });
+    await screenshots(wb.page, 'history-export-format');
+    await markdown.click();
+    const pathInput = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await pathInput.waitFor({ timeout: 30_000 });
+    await until('the proposed file name', async () => /stepwise-task-.*\.md$/.test(await pathInput.inputValue()));
+    await screenshots(wb.page, 'history-export-dialog');
+    await pathInput.press('Enter');
+    const exported = await until('the exported file', () => readdirSync(wb.workspace).find((name) => /^stepwise-task-.*\.md$/.test(name)));
+    const md = readFileSync(path.join(wb.workspace, exported), 'utf8');
+    assert.ok(md.includes('Fix the login form') && md.includes('The form now rejects tokens that expire before submission.'), md);
+    assert.match(md, /- Outcome: finished/);
+
+    // Delete: a modal asks first; the row and the stored events go.
+    const notes = sidebar.locator('.history-row', { hasText: 'Write the release notes' });
+    const runId = await notes.getAttribute('data-run-id');
+    assert.ok(runId);
+    assert.equal(findFiles(wb.server.userDataDir, `${runId}.jsonl`).length, 1, 'the run is stored');
+    await notes.hover();
+    await notes.locator('[data-action="delete-run"]').click();
+    const confirm = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Delete$/ }).first();
+    await confirm.waitFor({ timeout: 30_000 });
+    await screenshots(wb.page, 'history-delete-confirm');
+    await confirm.click();
+    await until('the row to go', async () => (await rows.count()) === all - 1 && !(await textOf(sidebar)).includes('Write the release notes'));
+    assert.deepEqual(findFiles(wb.server.userDataDir, `${runId}.jsonl`), [], 'its stored events are gone');
+    await screenshots(wb.page, 'history-after-delete');
+  });
+});
