@@ -247,6 +247,23 @@ function contextRequestOf(intent: WebviewIntent): ContextRequest | undefined {
 }
 
 /** Carries out a webview intent that maps to a command or a controller call. */
+/** The chat box's and the review pointer's intents; `false` when `intent` is none of them. */
+async function handleChatBoxIntent(intent: WebviewIntent, deps: CommandDeps): Promise<boolean> {
+  switch (intent.type) {
+    case 'mentionUris':
+      await deps.chatBox.mentionUris(intent.uris);
+      return true;
+    case 'suggestMentions':
+      await deps.suggestMentions(intent.query);
+      return true;
+    case 'revealReview':
+      await deps.diffReview.reveal(intent.callId);
+      return true;
+    default:
+      return false;
+  }
+}
+
 export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Promise<void> {
   const { controller } = deps;
   const command = COMMAND_INTENTS[intent.type as keyof typeof COMMAND_INTENTS];
@@ -254,12 +271,10 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
   const request = contextRequestOf(intent);
   if (request) return void controller.requestContext(request);
   if (await handleControlIntent(intent, deps.controls ?? {})) return;
+  if (await handleChatBoxIntent(intent, deps)) return;
   switch (intent.type) {
     case 'submitTask':
       await controller.start(intent.text, { planMode: intent.planMode, ...(intent.images ? { images: intent.images } : {}) });
-      return;
-    case 'mentionUris':
-      await deps.chatBox.mentionUris(intent.uris);
       return;
     case 'cancel':
       if (controller.planReview.cancel()) deps.endPlanReview();
@@ -278,14 +293,8 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
       await vscode.commands.executeCommand('stepwise.setWebSearchKey');
       deps.onKeyChanged();
       return;
-    case 'suggestMentions':
-      await deps.suggestMentions(intent.query);
-      return;
     case 'showPanel':
       deps.showPanel();
-      return;
-    case 'revealReview':
-      await deps.diffReview.reveal(intent.callId);
       return;
     case 'openRun':
       deps.showPanel();
@@ -324,6 +333,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
     // Handled above (commands of ours, context requests).
     case 'ready': case 'setApiKey': case 'openSettings': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
     case 'searchHistory': case 'deleteRun': case 'exportRun': case 'stopCommand': case 'backgroundCommand':
+    case 'mentionUris': case 'suggestMentions': case 'revealReview':
       return;
     // The set-up view's intents go to the SetupController (extension.ts routes them before this).
     case 'setupListModels': case 'setupTest': case 'setupSave':
