@@ -128,7 +128,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     webSearchReady: async (settings) => Boolean(settings.webSearxngUrl || Object.keys(await webKeys.get()).length),
   });
 
-  const setup = new SetupController({ views, keys, readConfig: config, env: process.env, clock: systemClock, logger, onSaved: refresh, presets });
+  const setup = new SetupController({ views, keys, readConfig: config, env: process.env, clock: systemClock, logger, onSaved: refresh, presets, knowSecret: (secret) => redactor.add(secret), redact: (text) => redactor.redact(text) });
   late.setup = setup;
   const refreshSetup = (): void => void setup.refresh().catch((error) => logger.error('set-up refresh failed', error));
 

@@ -2,7 +2,7 @@
 // the set-up; the user picks a provider and a model from the endpoint's list, tests the connection, saves and runs a
 // task without opening Settings. With a refused key the failed run shows one card whose "Set API Key" and "Retry" work.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeOllama, type FakeOllamaServer } from '../support/fakeOllamaServer';
@@ -21,6 +21,20 @@ const CLEAN_ENV = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 function answer(request: RecordedRequest): { text: string } {
   void request;
   return { text: ANSWER };
+}
+
+/** Files under `dir` (recursively) whose text contains `needle`. */
+function filesContaining(dir: string, needle: string): string[] {
+  const found: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (readFileSync(full, 'utf8').includes(needle)) found.push(full);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return found;
 }
 
 function userSettings(wb: Workbench): Record<string, unknown> {
@@ -227,6 +241,11 @@ describe('First-run set-up in the real workbench (code-server + chromium)', func
       sidebar = await sidebarFrame(page);
       await until('a finished outcome', async () => (await sidebar.locator('.card.outcome.outcome-finished').count()) === 1 || !(await visible(sidebar, '.card.outcome.outcome-failed')));
       await screenshots(page, 'setup-bad-key-retried-dark');
+
+      // The Output log has the set-up's lines, and neither key (typed in the form or in the input box).
+      const logs = path.join(wb.server.userDataDir, 'logs');
+      await until('the set-up test in the log', () => filesContaining(logs, 'set-up test of').length > 0);
+      for (const secret of ['sk-bad-key-000000000000', 'sk-good-key-000000000000']) assert.deepEqual(filesContaining(logs, secret), [], secret);
     });
   });
 });

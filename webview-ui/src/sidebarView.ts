@@ -88,7 +88,7 @@ export class SidebarView {
     const showSetup = this.setupShown(state);
     // While the set-up is shown, the chat is not: it reads as "not configured" for the rest of the view.
     const configured = !showSetup;
-    setText(this.title, hasRun ? clip(state.run.task ?? t('untitled'), 80) : 'Stepwise');
+    setText(this.title, hasRun && configured ? clip(state.run.task ?? t('untitled'), 80) : 'Stepwise');
     this.title.title = state.run.task ?? '';
     this.newTaskButton.title = t('newTask');
     this.newTaskButton.setAttribute('aria-label', t('newTask'));

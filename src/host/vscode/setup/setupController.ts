@@ -28,6 +28,10 @@ export interface SetupControllerDeps {
   /** After a save: refresh the webviews' status. */
   onSaved: () => void;
   presets: PresetMemory;
+  /** Makes a typed key known to the log's redactor before any request carries it. */
+  knowSecret: (secret: string) => void;
+  /** Redacts known secrets (a server may echo the key in its error). */
+  redact: (text: string) => string;
 }
 
 /**
@@ -63,6 +67,8 @@ export class SetupController {
   /** Answers one set-up intent; failures of the endpoint come back to the view, never as exceptions. */
   async handle(intent: SetupIntent): Promise<void> {
     const { views } = this.deps;
+    const typedKey = intent.draft.apiKey?.trim();
+    if (typedKey) this.deps.knowSecret(typedKey);
     if (intent.type === 'setupListModels') {
       const result = await this.service.models(intent.draft, this.signal('list')).catch(cancelled);
       if (!result) return;
@@ -79,7 +85,7 @@ export class SetupController {
         ok: result.ok,
         model: result.model,
         endpoint: result.endpoint,
-        ...(result.ok ? { latencyMs: result.latencyMs, message: result.reply } : { code: result.code, message: result.message }),
+        ...(result.ok ? { latencyMs: result.latencyMs, message: this.deps.redact(result.reply) } : { code: result.code, message: this.deps.redact(result.message) }),
         ...(result.ok && result.contextWindow ? { contextWindow: result.contextWindow, contextSource: 'loaded' as const } : {}),
       });
       return;
