@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { isRunning } from '../support/processes';
-import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, until, type Workbench } from './support/workbench';
+import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, screenshots, until, type Workbench } from './support/workbench';
 
 const call = (name: string, args: unknown, text?: string): FakeTurn => ({ ...(text ? { text } : {}), toolCalls: [{ name, arguments: JSON.stringify(args) }] });
 const finish = (summary: string): FakeTurn => call('finish', { summary });
@@ -224,5 +224,14 @@ describe('task history and command controls in a real VS Code workbench', functi
     await until('the row to go', async () => (await rows.count()) === all - 1 && !(await textOf(sidebar)).includes('Write the release notes'));
     assert.deepEqual(findFiles(wb.server.userDataDir, `${runId}.jsonl`), [], 'its stored events are gone');
     await screenshots(wb.page, 'history-after-delete');
+
+    // The same list in Light High Contrast (the theme where contrast problems show first).
+    await pickColorTheme(wb.page, 'Light High Contrast');
+    await until('the sidebar in high contrast', async () => sidebar.evaluate(() => document.body.classList.contains('vscode-high-contrast')));
+    await search.fill('form');
+    await until('the filtered list', async () => (await rows.count()) === 1);
+    await sidebar.locator('.history-row').first().hover();
+    await wb.page.locator('.part.sidebar').screenshot({ path: path.join(ARTIFACTS, 'history-hc-light-sidebar.png') });
+    await search.fill('');
   });
 });
