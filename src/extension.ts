@@ -37,7 +37,7 @@ import { MentionSource } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
 import { settleBackgroundCommands } from './agent/tools/backgroundCommands';
 import { pruneHistory, registerHistoryCommands, searchHistory, type HistoryCommandDeps } from './host/vscode/history/historyCommands';
-import { afterEachRun, askKeepBackground } from './host/vscode/task/afterEachRun';
+import { afterEachRun, askKeepBackground, registerStopBackgroundCommand } from './host/vscode/task/afterEachRun';
 import { NodeWorkspace } from './node/nodeWorkspace';
 import { findBundledRipgrep } from './node/bundledRipgrep';
 
@@ -181,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
       void settleBackgroundCommands(runner, askKeepBackground).catch((error) => logger.warn('ending background commands failed', error));
       void pruneHistory(historyDeps, historyLimits());
     }),
+    registerStopBackgroundCommand(runner),
     { dispose: () => runner.dispose() },
     task.onDidChangeState(refresh),
     keys.onDidChange(refresh),

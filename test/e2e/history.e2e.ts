@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { isRunning } from '../support/processes';
-import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, until, type Workbench } from './support/workbench';
+import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, runCommand, screenshots, until, type Workbench } from './support/workbench';
 
 const call = (name: string, args: unknown, text?: string): FakeTurn => ({ ...(text ? { text } : {}), toolCalls: [{ name, arguments: JSON.stringify(args) }] });
 const finish = (summary: string): FakeTurn => call('finish', { summary });
@@ -20,6 +20,10 @@ const SCRIPTS: Record<string, FakeTurn[]> = {
   'Start the watcher': [
     call('run_command', { command: 'echo $$ > .bg-pids; sleep 321 & echo $! >> .bg-pids; echo watching; wait', timeout_seconds: 600 }, 'Starting the watcher.'),
     finish('The watcher runs in the background.'),
+  ],
+  'Start the preview server': [
+    call('run_command', { command: 'echo $$ > .keep-pids; sleep 322 & echo $! >> .keep-pids; echo serving; wait', timeout_seconds: 600 }, 'Starting the preview.'),
+    finish('The preview server keeps running.'),
   ],
   'Write the release notes': [finish('Release notes written for version 2.0.')],
   'Fix the login form': [finish('The form now rejects tokens that expire before submission.')],
@@ -85,7 +89,7 @@ describe('task history and command controls in a real VS Code workbench', functi
 
   after(async () => {
     // Anything the stop test left (only if it failed) is killed by PID.
-    for (const name of ['.pids', '.bg-pids']) {
+    for (const name of ['.pids', '.bg-pids', '.keep-pids']) {
       const pidsFile = wb ? path.join(wb.workspace, name) : '';
       if (!pidsFile || !existsSync(pidsFile)) continue;
       for (const pid of readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number)) {
@@ -165,6 +169,27 @@ describe('task history and command controls in a real VS Code workbench', functi
     await until('the result the model read', async () => /still running in the background \(pid \d+\)/.test(await card.innerText()));
   });
 
+  it('"Keep Running" leaves a background command running after the task; "Stepwise: Stop Background Commands" stops it later', async () => {
+    await submitTask('Start the preview server');
+    const pidsFile = path.join(wb.workspace, '.keep-pids');
+    await until('the server to start', () => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').trim().split('\n').length === 2);
+    const pids = readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number);
+    await until('its output in the panel', async () => (await panelText()).includes('serving'));
+    await (await panelFrame(wb.page)).locator('.tool-running [data-action="background-command"]').click();
+    const keep = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Keep Running$/ }).first();
+    await keep.waitFor({ timeout: 60_000 });
+    await keep.click();
+    await until('the dialog to close', async () => !(await keep.isVisible()));
+    assert.ok(pids.every(isRunning), 'kept running after the task');
+    await runCommand(wb.page, 'Stepwise: Stop Background Commands');
+    const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'sleep 322' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    // (screenshots() waits for the palette to close; this one is of the open pick list.)
+    await wb.page.screenshot({ path: path.join(ARTIFACTS, 'background-stop-command-window.png') });
+    await wb.page.locator('.quick-input-widget .quick-input-box input').press('Enter');
+    await until('the kept server to be gone', () => pids.every((pid) => !isRunning(pid)));
+  });
+
   it('searches the history, exports a task as markdown through the save dialog, and deletes one after confirming', async () => {
     await submitTask('Write the release notes');
     await finished();
@@ -224,5 +249,14 @@ describe('task history and command controls in a real VS Code workbench', functi
     await until('the row to go', async () => (await rows.count()) === all - 1 && !(await textOf(sidebar)).includes('Write the release notes'));
     assert.deepEqual(findFiles(wb.server.userDataDir, `${runId}.jsonl`), [], 'its stored events are gone');
     await screenshots(wb.page, 'history-after-delete');
+
+    // The same list in Light High Contrast (the theme where contrast problems show first).
+    await pickColorTheme(wb.page, 'Light High Contrast');
+    await until('the sidebar in high contrast', async () => sidebar.evaluate(() => document.body.classList.contains('vscode-high-contrast')));
+    await search.fill('form');
+    await until('the filtered list', async () => (await rows.count()) === 1);
+    await sidebar.locator('.history-row').first().hover();
+    await wb.page.locator('.part.sidebar').screenshot({ path: path.join(ARTIFACTS, 'history-hc-light-sidebar.png') });
+    await search.fill('');
   });
 });

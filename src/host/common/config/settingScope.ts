@@ -22,7 +22,8 @@ export const ENDPOINT_SETTINGS: ReadonlySet<string> = new Set(['provider', 'base
 
 /**
  * Settings ignored from an untrusted workspace (also listed in package.json's
- * `restrictedConfigurations`): where requests go, what runs without asking, which servers start.
+ * `restrictedConfigurations`): where requests go, what runs without asking, which servers start,
+ * how much history is kept.
  * The workspace's `mcpServers` is never a plain setting: it is a workspace server source that
  * needs the user's trust server by server.
  */
@@ -32,6 +33,9 @@ export const RESTRICTED_SETTINGS: ReadonlySet<string> = new Set([
   'model',
   'toolProtocol',
   'mcpServers',
+  // An untrusted folder must not make Stepwise delete the task history.
+  'history.maxAgeDays',
+  'history.maxSizeMb',
 ]);
 
 /** What the reader may take from the workspace layers right now. */

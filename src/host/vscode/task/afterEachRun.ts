@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { BackgroundCommand } from '../../../agent/ports';
+import type { BackgroundCommand, CommandControl } from '../../../agent/ports';
 
 /** Calls `listener` each time the controller goes from running to idle (a task ended). */
 export function afterEachRun(controller: { isRunning: boolean; onDidChangeState(listener: () => void): vscode.Disposable }, listener: () => void): vscode.Disposable {
@@ -28,4 +28,25 @@ export async function askKeepBackground(commands: readonly BackgroundCommand[]):
     stop,
   );
   return answer === keep;
+}
+
+/**
+ * `stepwise.stopBackgroundCommands`: lists the commands running in the background (kept past their
+ * task or not) and stops the ones the user picks (all, given `'all'`). Returns how many were stopped.
+ */
+export function registerStopBackgroundCommand(control: CommandControl): vscode.Disposable {
+  return vscode.commands.registerCommand('stepwise.stopBackgroundCommands', async (arg?: unknown) => {
+    const running = control.backgroundCommands();
+    if (!running.length) {
+      if (arg !== 'all') void vscode.window.showInformationMessage(vscode.l10n.t('No Stepwise command runs in the background.'));
+      return 0;
+    }
+    const picked = arg === 'all' ? running : (await vscode.window.showQuickPick(
+      running.map((c) => ({ label: c.command.replace(/\s+/g, ' ').slice(0, 120), description: `pid ${c.pid}`, picked: true, command: c })),
+      { canPickMany: true, title: vscode.l10n.t('Stepwise: Stop Background Commands') },
+    ))?.map((item) => item.command);
+    if (!picked?.length) return 0;
+    await control.stopBackground(picked.map((c) => c.id));
+    return picked.length;
+  });
 }
