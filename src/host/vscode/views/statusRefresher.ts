@@ -34,7 +34,7 @@ export function statusRefresher(sources: StatusSources): () => void {
       ...(controller.runningRunId ? { runId: controller.runningRunId } : {}),
       model: current.model,
       planMode: current.planMode,
-      history: await history.list(30),
+      history: await history.list(30, { threads: true }),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
     });
   };
