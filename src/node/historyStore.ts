@@ -81,8 +81,11 @@ export class HistoryStore {
     return envelopes.reduce((max, e) => Math.max(max, e.seq + 1), 0);
   }
 
-  /** The most recent tasks first (by file time), at most `limit`. */
-  async list(limit = 50): Promise<HistoryEntry[]> {
+  /**
+   * The most recent runs first (by file time), at most `limit`; with `threads`, one entry per
+   * conversation (`groupThreads`: VS Code's history), else one per stored run (the CLI's `tasks`).
+   */
+  async list(limit = 50, options: { threads?: boolean } = {}): Promise<HistoryEntry[]> {
     await this.flush();
     let names: string[];
     try {
@@ -110,7 +113,7 @@ export class HistoryStore {
         ...(finished && finished.event.type === 'run_finished' ? { outcome: finished.event.outcome } : {}),
       });
     }
-    const entries = groupThreads(runs);
+    const entries = options.threads ? groupThreads(runs) : runs.map(({ resumedFrom: _r, ...entry }) => entry);
     return entries;
   }
 
@@ -182,9 +185,11 @@ export interface ThreadRun extends HistoryEntry {
 }
 
 /**
- * One entry per conversation: a follow-up continues its task's own file, but older follow-ups were
- * stored as runs of their own (`run_started.resumedFrom`); those fold into the entry of their root
- * run, which takes the outcome of the thread's latest run. Order (most recent first) is kept by root.
+ * One entry per conversation: a follow-up continues its task's own file, but older follow-ups (and
+ * the CLI's resumes) are stored as runs of their own (`run_started.resumedFrom`); those fold into
+ * one entry named by the root's task, pointing at the thread's latest run (opening it shows where
+ * the conversation stands; resuming it follows `resumedFrom` back to the root), with that run's
+ * outcome and start time. Order (most recent first) is kept by the thread's first listed run.
  */
 export function groupThreads(runs: readonly ThreadRun[]): HistoryEntry[] {
   const byId = new Map(runs.map((r) => [r.runId, r]));
@@ -211,7 +216,7 @@ export function groupThreads(runs: readonly ThreadRun[]): HistoryEntry[] {
     if (listed.has(root.runId)) continue;
     listed.add(root.runId);
     const last = latest.get(root.runId)!;
-    entries.push({ runId: root.runId, task: root.task, ts: root.ts, ...(last.outcome ? { outcome: last.outcome } : {}) });
+    entries.push({ runId: last.runId, task: root.task, ts: last.ts, ...(last.outcome ? { outcome: last.outcome } : {}) });
   }
   return entries;
 }

@@ -3,7 +3,7 @@
 // the edit as a diff, the failing command as failed with its exit code, the final answer once; in four themes.
 // Then a follow-up typed in the finished task stays in the same history entry and the same view.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
@@ -229,5 +229,33 @@ describe('The first hour: a planned task with an edit and a failing test, then a
     const entries = await sidebar.locator('.history-item .history-task').allTextContents();
     assert.deepEqual(entries, ['Make the greeting say Hi, add notes, and run the tests'], 'one history entry for the task and its follow-up');
     await screenshots(page, 'firsthour-history');
+  });
+  it("undoes the task's edits only after a confirmation naming how many files, keeps its report, and says so in the timeline", async () => {
+    const w = wb!;
+    const page = w.page;
+    const sidebar = await frameWith(page, '[data-role="task-input"]', 5_000).catch(() => openSidebar(page));
+    await sidebar.locator('.history-item').first().click();
+    const panel = await until('the task in the panel', async () => {
+      const frame = await panelFrame(page);
+      return (await frame.locator('.outcome [data-action="undo"]').count()) > 0 ? frame : undefined;
+    });
+    const reports = path.join(w.workspace, '.stepwise', 'reports');
+    const report = readdirSync(reports).find((f) => f.endsWith('.md'))!;
+    await panel.locator('.outcome [data-action="undo"]').first().click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match((await dialog.textContent()) ?? '', /2 file/, 'the question says how many files');
+    await screenshots(page, 'firsthour-undo-confirm');
+    await dialog.locator('a.monaco-button', { hasText: 'Undo Changes' }).click();
+    await until('greet.js restored', () => readFileSync(path.join(w.workspace, 'src', 'greet.js'), 'utf8').includes("'Hello, '"));
+    assert.equal(existsSync(path.join(w.workspace, 'NOTES.md')), false, 'the created file is deleted');
+    assert.ok(existsSync(path.join(reports, report)), "the task's own report is kept");
+    await until('the timeline says which files were undone', async () => {
+      const frame = await panelFrame(page);
+      const jump = frame.locator('[data-action="jump"]');
+      if (await jump.isVisible().catch(() => false)) await jump.click().catch(() => undefined);
+      return /Undone: .*src\/greet\.js/.test(await textOf(frame)) && (await textOf(frame)).includes('NOTES.md');
+    });
+    await screenshots(page, 'firsthour-undone');
   });
 });

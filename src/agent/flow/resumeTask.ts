@@ -101,22 +101,27 @@ function afterLastPlanRun(events: readonly AgentEvent[]): AgentEvent[] {
   return end < 0 ? [] : events.slice(end + 1);
 }
 
+/** Stored events left out of a conversation: from a `seq` on, or `[from, to)` windows (a restore, then follow-ups). */
+export type ConversationCut = number | ReadonlyArray<readonly [number, number]>;
+
 /**
  * A task's whole history for `resumeTask`: the events of `runId` with, first, those of the runs it
  * resumed (followed through `run_started.resumedFrom`). `read` returns a run's stored envelopes;
- * `cutOf` the `seq` a run's conversation was restored to (a checkpoint restore), if any.
+ * `cutOf` where a run's conversation was restored to a checkpoint (a `seq`: everything from it on
+ * is dropped; or windows `[from, to)` when follow-ups continued the run after such a restore).
  */
 export async function loadTaskHistory(
   read: (runId: string) => Promise<readonly EventEnvelope[]>,
   runId: string,
-  cutOf?: (runId: string) => Promise<number | undefined>,
+  cutOf?: (runId: string) => Promise<ConversationCut | undefined>,
 ): Promise<AgentEvent[]> {
   const chain: AgentEvent[][] = [];
   let next: string | undefined = runId;
   for (let depth = 0; next !== undefined && depth < MAX_RESUME_DEPTH; depth++) {
     // A conversation restored to a checkpoint ends where that checkpoint was taken.
     const cut = (await cutOf?.(next)) ?? Infinity;
-    const events: AgentEvent[] = (await read(next)).filter((e) => e.seq < cut).map((e) => e.event);
+    const windows = typeof cut === 'number' ? [[cut, Infinity] as const] : cut;
+    const events: AgentEvent[] = (await read(next)).filter((e) => !windows.some(([from, to]) => e.seq >= from && e.seq < to)).map((e) => e.event);
     chain.unshift(events);
     const started: AgentEvent | undefined = events.find((e) => e.type === 'run_started');
     next = started?.type === 'run_started' ? started.resumedFrom : undefined;

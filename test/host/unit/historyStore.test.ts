@@ -49,7 +49,7 @@ describe('HistoryStore (JSON lines of envelopes)', () => {
     first.append(env('run-a', 4, { type: 'run_finished', outcome: 'failed', turns: 1 }));
     await first.flush();
     const reloaded = new HistoryStore(dir);
-    assert.deepEqual(await reloaded.list(), [{ runId: 'run-a', task: 'Plan the greeting', ts: 1000, outcome: 'failed' }]);
+    assert.deepEqual(await reloaded.list(50, { threads: true }), [{ runId: 'run-a', task: 'Plan the greeting', ts: 1000, outcome: 'failed' }]);
     assert.deepEqual((await reloaded.read('run-a')).map((e) => e.event.type), ['run_started', 'plan_created', 'run_finished', 'run_started', 'run_finished']);
   });
 
@@ -61,16 +61,18 @@ describe('HistoryStore (JSON lines of envelopes)', () => {
     store.append(env('child', 1, { type: 'run_finished', outcome: 'cancelled', turns: 1 }, 21));
     store.append(env('other', 0, { type: 'run_started', task: 'Other task', workspace: '/ws', model: 'm' }, 30));
     await store.flush();
-    const list = await store.list();
-    assert.deepEqual(list.map((e) => [e.runId, e.task, e.outcome]).sort(), [['other', 'Other task', undefined], ['root', 'Root task', 'cancelled']]);
+    const list = await store.list(50, { threads: true });
+    // One entry named by the root's task, pointing at the latest run (resuming it follows resumedFrom back).
+    assert.deepEqual(list.map((e) => [e.runId, e.task, e.outcome]).sort(), [['child', 'Root task', 'cancelled'], ['other', 'Other task', undefined]]);
+    assert.equal((await store.list()).length, 3, 'without threads (the CLI) every stored run is listed');
   });
 
   const run = (runId: string, ts: number, extra: Partial<ThreadRun> = {}): ThreadRun => ({ runId, task: runId, ts, ...extra });
   const cases: Array<{ name: string; runs: ThreadRun[]; expected: Array<[string, string | undefined]> }> = [
     { name: 'no follow-ups', runs: [run('b', 2), run('a', 1, { outcome: 'finished' })], expected: [['b', undefined], ['a', 'finished']] },
-    { name: 'a chain of two follow-ups, newest first', runs: [run('c', 3, { resumedFrom: 'b', outcome: 'failed' }), run('b', 2, { resumedFrom: 'a' }), run('a', 1, { outcome: 'finished' })], expected: [['a', 'failed']] },
+    { name: 'a chain of two follow-ups, newest first', runs: [run('c', 3, { resumedFrom: 'b', outcome: 'failed' }), run('b', 2, { resumedFrom: 'a' }), run('a', 1, { outcome: 'finished' })], expected: [['c', 'failed']] },
     { name: 'a follow-up whose root is not listed stands alone', runs: [run('x', 5, { resumedFrom: 'gone', outcome: 'finished' })], expected: [['x', 'finished']] },
-    { name: 'a cycle does not hang', runs: [run('p', 1, { resumedFrom: 'q' }), run('q', 2, { resumedFrom: 'p', outcome: 'finished' })], expected: [['q', undefined], ['p', 'finished']] },
+    { name: 'a cycle does not hang', runs: [run('p', 1, { resumedFrom: 'q' }), run('q', 2, { resumedFrom: 'p', outcome: 'finished' })], expected: [['p', undefined], ['q', 'finished']] },
   ];
   for (const c of cases) {
     it(`groupThreads: ${c.name}`, () => {

@@ -349,6 +349,8 @@ describe('webviews in Chromium (real bundle, real CSP)', function () {
     const intents: WebviewIntent[] = [];
     const hub = new ViewHub({ logger: { debug() {}, info() {}, warn() {}, error() {} }, onIntent: (intent) => intents.push(intent), batchMs: 5 });
     const page = await view({ view: 'panel' }, (p) => bindToHub(p, hub, 'panel').then(() => undefined));
+    // The panel is on screen (as PlanPanel reports it): it holds the prompts.
+    hub.setVisible('panel', true);
     hub.setStatus({ configured: true, trusted: true, running: true, runId: RUN, history: [] });
     hub.startRun(RUN, 'Replay me');
     const events = wrap(RUN, plannedRun());

@@ -151,7 +151,7 @@ async function runOnSelection(controller: TaskController, arg: unknown): Promise
 }
 
 async function pickFromHistory(deps: CommandDeps): Promise<boolean | undefined> {
-  const entries = await deps.history.list();
+  const entries = await deps.history.list(50, { threads: true });
   if (!entries.length) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No Stepwise tasks yet.'));
     return undefined;

@@ -54,9 +54,23 @@ export class RunRecords {
   /** The events of a stored task, with those of the runs it resumed first. */
   taskHistory(runId: string): Promise<AgentEvent[]> {
     return loadTaskHistory((id) => this.history.read(id), runId, async (id) => {
-      const meta = (await this.history.readSidecar(id, 'meta')) as { cutAtSeq?: unknown } | undefined;
-      return typeof meta?.cutAtSeq === 'number' ? meta.cutAtSeq : undefined;
+      const meta = (await this.history.readSidecar(id, 'meta')) as { cutAtSeq?: unknown; cuts?: unknown } | undefined;
+      const windows = Array.isArray(meta?.cuts) ? meta.cuts.filter((w): w is [number, number] => Array.isArray(w) && typeof w[0] === 'number' && typeof w[1] === 'number') : [];
+      if (typeof meta?.cutAtSeq === 'number') windows.push([meta.cutAtSeq, Infinity]);
+      return windows.length ? windows : undefined;
     });
+  }
+
+  /**
+   * A follow-up continues `runId` from `firstSeq`: a conversation cut by a restore becomes a window,
+   * so the follow-up's own events (after the cut) stay in the conversation.
+   */
+  async continueAfterCut(runId: string, firstSeq: number): Promise<void> {
+    const meta = ((await this.history.readSidecar(runId, 'meta')) ?? {}) as { cutAtSeq?: unknown; cuts?: unknown };
+    if (typeof meta.cutAtSeq !== 'number') return;
+    const cuts = Array.isArray(meta.cuts) ? meta.cuts : [];
+    const { cutAtSeq, ...rest } = meta;
+    await this.history.writeSidecar(runId, 'meta', { ...rest, cuts: [...cuts, [cutAtSeq, firstSeq]] });
   }
 
   /** The run whose edits "undo" targets: the given one, the shown one, else the last with edits. */

@@ -125,6 +125,7 @@ export class TaskController implements vscode.Disposable {
     }
     if (this.records.shown !== fromRunId) await this.records.reopen(fromRunId);
     const thread = { runId: fromRunId, firstSeq: await this.deps.history.nextSeq(fromRunId), title: taskWords(started.task) };
+    await this.records.continueAfterCut(fromRunId, thread.firstSeq);
     return this.launch(text, false, async (ctx) =>
       resumeTask({
         ...taskOptions(ctx),

@@ -39,7 +39,7 @@ export function statusRefresher(sources: StatusSources): () => void {
       planMode: current.planMode,
       provider: sources.providerLabel?.(current) ?? presetForSettings(current.provider, current.baseUrl).label,
       ...(current.provider === 'vscode-lm' ? {} : { endpoint: resolveBaseUrl(current, process.env) }),
-      history: await history.list(30),
+      history: await history.list(30, { threads: true }),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
     });
   };
