@@ -10,7 +10,7 @@ import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedReq
 import { call, callerOf, finish } from '../integration/flow/flowFake';
 import { closeAndRemove } from './support/cleanup';
 import { shotsInThemes, THEMES } from './support/keyboard';
-import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, until, type Workbench } from './support/workbench';
+import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, showTaskPanel, until, type Workbench } from './support/workbench';
 
 /** The sidebar chat's frame, once it is open (clicking the activity bar again would close it). */
 const chatFrame = (w: Workbench): Promise<Frame> => frameWith(w.page, '[data-role="task-input"]');
@@ -98,6 +98,7 @@ describe('Context in the chat box: @-mentions and a pasted image (real workbench
     await mention(sidebar, 'probl', /problems/i);
     assert.match(await sidebar.locator('[data-role="task-input"]').inputValue(), /^Why is @broken\.json invalid\? See @problems $/);
     await sidebar.locator('[data-role="task-input"]').press('Enter');
+    await showTaskPanel(w.page, sidebar);
 
     await until('the agent request with the attached context', () => agentTask(fake, 'CHATBOX-MENTION-MARKER') !== '');
     const sent = agentTask(fake, 'CHATBOX-MENTION-MARKER');
@@ -138,6 +139,7 @@ describe('Context in the chat box: @-mentions and a pasted image (real workbench
     const shots = await shotsInThemes(w, 'chatbox-attachment', [THEMES[1], THEMES[0], THEMES[2]]);
     for (const file of shots) assert.ok(existsSync(file), `${file} saved`);
     await (await chatFrame(w)).locator('[data-role="task-input"]').press('Enter');
+    await showTaskPanel(w.page, await chatFrame(w));
 
     const vision = await until('the vision model request', () => fake.chatRequests().find((r) => r.body?.model === VISION_MODEL));
     const image = contentParts(vision).find((part) => part.type === 'image_url');

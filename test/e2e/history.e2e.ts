@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { isRunning } from '../support/processes';
-import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, runCommand, screenshots, until, type Workbench } from './support/workbench';
+import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, runCommand, screenshots, showTaskPanel, until, type Workbench } from './support/workbench';
 
 const call = (name: string, args: unknown, text?: string): FakeTurn => ({ ...(text ? { text } : {}), toolCalls: [{ name, arguments: JSON.stringify(args) }] });
 const finish = (summary: string): FakeTurn => call('finish', { summary });
@@ -115,6 +115,7 @@ describe('task history and command controls in a real VS Code workbench', functi
     const input = sidebar.locator('[data-role="task-input"]');
     await input.fill(text);
     await input.press('Enter');
+    await showTaskPanel(wb.page, sidebar);
     await until(`the panel to show "${text}"`, async () => (await panelText()).includes(text));
   }
 

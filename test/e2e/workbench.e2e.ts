@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
-import { hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, screenshots, until, type Workbench } from './support/workbench';
+import { hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, screenshots, showTaskPanel, until, type Workbench } from './support/workbench';
 
 const ORIGINAL = "export function greet(name) {\n  return 'Hello, ' + name;\n}\n";
 const CHANGED = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n";
@@ -131,7 +131,7 @@ describe('Stepwise in a real VS Code workbench (code-server + chromium)', functi
     await input.press('Enter');
     // A direct task opens no panel by itself: the sidebar's button opens it (once; it then follows the shown task).
     await until(`the sidebar to show "${text}"`, async () => (await textOf(sidebar)).includes(text));
-    if (!(await panelHas('[data-role="task-title"]'))) await sidebar.locator('[data-action="show-panel"]').click();
+    await showTaskPanel(wb.page, sidebar);
     await until(`the panel to show "${text}"`, async () => (await panelText()).includes(text));
   }
 

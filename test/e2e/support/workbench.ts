@@ -140,6 +140,16 @@ export function panelFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
   return frameWith(page, '[data-role="task-title"]', timeoutMs);
 }
 
+/** The task panel's frame; a direct task opens no panel by itself, so the sidebar's panel button opens it. */
+export async function showTaskPanel(page: Page, sidebar: Frame): Promise<Frame> {
+  const open = await panelFrame(page, 5_000).catch(() => undefined);
+  if (open) return open;
+  const button = sidebar.locator('[data-action="show-panel"]');
+  await button.waitFor({ state: 'visible', timeout: 60_000 });
+  await button.click();
+  return panelFrame(page);
+}
+
 /** Polls `check` until truthy. */
 export async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 60_000): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
