@@ -184,10 +184,11 @@ const CompactionFinished = z.object({
   outlines: z.array(z.string()),
 });
 const CompactionUndone = z.object({ type: z.literal('compaction_undone'), id: z.string() });
+/** `edits_undone`: the user undid the task's edits (noted after its last event); nothing is left to undo. */
 const Notice = z.object({
   type: z.literal('notice'),
   level: z.enum(['info', 'warning']),
-  code: z.enum(['retry', 'stuck', 'context_elided', 'tool_protocol', 'step_limit', 'context_compaction', 'other']),
+  code: z.enum(['retry', 'stuck', 'context_elided', 'tool_protocol', 'step_limit', 'context_compaction', 'edits_undone', 'other']),
   message: z.string(),
 });
 const ErrorEvent = z.object({
