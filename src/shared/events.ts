@@ -108,6 +108,16 @@ const ToolResultEvent = z.object({
   /** The user let the command run in the background: the call returned, the command still runs. */
   background: z.boolean().optional(),
 });
+/**
+ * A command the user sent to the background ended after its call had returned (`tool_result` with
+ * `background`): it exited by itself (`exitCode`; null for a signal) or was stopped (`stopped`).
+ */
+const CommandEnded = z.object({
+  type: z.literal('command_ended'),
+  callId: z.string(),
+  exitCode: z.number().int().nullable(),
+  stopped: z.boolean(),
+});
 const ApprovalRequested = z.object({
   type: z.literal('approval_requested'),
   callId: z.string(),
@@ -257,6 +267,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   ToolCallEvent,
   ToolOutputDelta,
   ToolResultEvent,
+  CommandEnded,
   ApprovalRequested,
   ApprovalAnswered,
   QuestionAsked,

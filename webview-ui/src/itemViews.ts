@@ -278,6 +278,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     const t = ctx.t();
     if (card.status === 'failed') return card.exitCode === null ? t('tool.killed') : t('tool.exit', card.exitCode ?? '?');
     if (card.status === 'done' && card.exitCode === 0) return t('tool.exit', 0);
+    if (card.status === 'ended') return card.exitCode === null || card.exitCode === undefined ? t('tool.killed') : t('tool.ended', card.exitCode);
     return t(`tool.${card.status}`);
   }
 

@@ -71,6 +71,10 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       return updateTool(view, event.callId, (card) => appendOutput(card, event.chunk));
     case 'tool_result':
       return toolResult(view, event, seq);
+    case 'command_ended':
+      // A background command's card stops saying "In the background": it ended (exit N) or was stopped.
+      return updateTool(view, event.callId, (card) => (card.status !== 'background' ? card
+        : event.stopped ? { ...card, status: 'stopped' } : { ...card, status: 'ended', exitCode: event.exitCode }));
     case 'approval_requested': {
       const v = closeText(view);
       const item: ApprovalItem = {

@@ -66,6 +66,7 @@ export const en = {
   'tool.background': 'In the background',
   'tool.exit': 'Exit {0}',
   'tool.killed': 'Killed',
+  'tool.ended': 'Ended (exit {0})',
   'tool.rejected': 'Rejected',
   'tool.interrupted': 'Interrupted',
   'step.pending': 'Pending',

@@ -67,6 +67,7 @@ export const zhCN: Record<StringKey, string> = {
   'tool.background': '在后台运行',
   'tool.exit': '退出码 {0}',
   'tool.killed': '已终止',
+  'tool.ended': '已结束（退出码 {0}）',
   'tool.rejected': '已拒绝',
   'tool.interrupted': '已中断',
   'step.pending': '待处理',
