@@ -103,6 +103,14 @@ export interface CommandRequest {
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
   /** Names the command for a `CommandControl` (the tool call id): the user may stop it alone or send it to the background. */
   id?: string;
+  /** Told once when the command, after it went to the background, exits or is stopped (its tree is gone by then). */
+  onBackgroundEnd?: (ending: BackgroundEnding) => void;
+}
+
+/** How a background command ended: it exited (`exitCode`, null for a signal) or was stopped. */
+export interface BackgroundEnding {
+  exitCode: number | null;
+  stopped: boolean;
 }
 
 /** How a command ended. The whole process tree is gone when this resolves. */

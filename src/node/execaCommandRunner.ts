@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import type { BackgroundCommand, CommandControl, CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
+import type { BackgroundCommand, BackgroundEnding, CommandControl, CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
 import { silentLogger } from '../agent/ports';
 import { secretFreeEnvironment } from '../agent/secrets/secretEnv';
 import { BoundedOutput } from './boundedOutput';
@@ -51,6 +51,8 @@ interface Controlled {
   command: string;
   pgid: number;
   tell(intent: UserIntent): void;
+  /** `CommandRequest.onBackgroundEnd`. */
+  onBackgroundEnd?: (ending: BackgroundEnding) => void;
   /** Set once it went to the background. */
   background?: { startedAt: number; kept: boolean; output: BoundedOutput; settled: Promise<void> };
 }
@@ -148,7 +150,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     let intent: (what: UserIntent) => void = () => undefined;
     const asked = new Promise<UserIntent>((resolve) => (intent = resolve));
     const id = request.id;
-    const controlled: Controlled = { command: request.command, pgid, tell: (what) => intent(what) };
+    const controlled: Controlled = { command: request.command, pgid, tell: (what) => intent(what), onBackgroundEnd: request.onBackgroundEnd };
     if (id !== undefined) this.controlled.set(id, controlled);
     try {
       // Where output goes: the call's output and listener, or once in the background its own buffer.
@@ -258,6 +260,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       const first = await Promise.race([spawned.exited.then(() => 'exit' as const), asked]);
       const ending = await this.windDown(spawned, first === 'exit');
       this.logger.info(`Background command ${id} ended (${first === 'exit' ? `exit code ${ending?.code ?? '?'}` : 'stopped'})`);
+      this.tellEnding(id, entry, first === 'exit' ? { exitCode: ending ? ending.code : null, stopped: false } : { exitCode: null, stopped: true });
     } catch (error) {
       this.logger.warn(`Following background command ${id} failed`, error);
     } finally {
@@ -265,6 +268,11 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       if (this.controlled.get(id) === entry) this.controlled.delete(id);
       void spawned.child.catch(() => undefined);
     }
+  }
+
+  /** Tells the command's owner how it ended; a throwing listener is logged, never breaks the runner. */
+  private tellEnding(id: string, entry: Controlled, ending: BackgroundEnding): void {
+    try { entry.onBackgroundEnd?.(ending); } catch (error) { this.logger.warn(`onBackgroundEnd listener of ${id} threw`, error); }
   }
 
   /**

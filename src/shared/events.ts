@@ -108,6 +108,16 @@ const ToolResultEvent = z.object({
   /** The user let the command run in the background: the call returned, the command still runs. */
   background: z.boolean().optional(),
 });
+/**
+ * A command the user sent to the background ended after its call had returned (`tool_result` with
+ * `background`): it exited by itself (`exitCode`; null for a signal) or was stopped (`stopped`).
+ */
+const CommandEnded = z.object({
+  type: z.literal('command_ended'),
+  callId: z.string(),
+  exitCode: z.number().int().nullable(),
+  stopped: z.boolean(),
+});
 const ApprovalRequested = z.object({
   type: z.literal('approval_requested'),
   callId: z.string(),
@@ -184,10 +194,11 @@ const CompactionFinished = z.object({
   outlines: z.array(z.string()),
 });
 const CompactionUndone = z.object({ type: z.literal('compaction_undone'), id: z.string() });
+/** `edits_undone`: the user undid the task's edits (noted after its last event); nothing is left to undo. */
 const Notice = z.object({
   type: z.literal('notice'),
   level: z.enum(['info', 'warning']),
-  code: z.enum(['retry', 'stuck', 'context_elided', 'tool_protocol', 'step_limit', 'context_compaction', 'other']),
+  code: z.enum(['retry', 'stuck', 'context_elided', 'tool_protocol', 'step_limit', 'context_compaction', 'edits_undone', 'other']),
   message: z.string(),
 });
 const ErrorEvent = z.object({
@@ -256,6 +267,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   ToolCallEvent,
   ToolOutputDelta,
   ToolResultEvent,
+  CommandEnded,
   ApprovalRequested,
   ApprovalAnswered,
   QuestionAsked,

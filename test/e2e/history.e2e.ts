@@ -115,6 +115,7 @@ describe('task history and command controls in a real VS Code workbench', functi
     const input = sidebar.locator('[data-role="task-input"]');
     await input.fill(text);
     await input.press('Enter');
+    await until(`the sidebar to show "${text}"`, async () => (await textOf(sidebar)).includes(text));
     await showTaskPanel(wb.page, sidebar);
     await until(`the panel to show "${text}"`, async () => (await panelText()).includes(text));
   }
@@ -166,8 +167,12 @@ describe('task history and command controls in a real VS Code workbench', functi
     await until('the watcher to be gone', () => pids.every((pid) => !isRunning(pid)));
     const card = panel.locator('details.tool', { hasText: 'run_command' }).last();
     if (!(await card.evaluate((d) => (d as HTMLDetailsElement).open))) await card.locator('summary').click();
-    assert.equal(await panel.locator('details.tool.tool-background').count(), 1, 'the card says it went to the background, not Done');
     await until('the result the model read', async () => /still running in the background \(pid \d+\)/.test(await card.innerText()));
+    // Once stopped, the card no longer says "In the background" (nor Done): it says Stopped.
+    await until('the card to say Stopped', async () => (await panel.locator('details.tool.tool-stopped').count()) === 1);
+    assert.equal((await card.locator('summary .badge').innerText()).trim(), 'Stopped');
+    assert.equal(await panel.locator('details.tool.tool-background').count(), 0);
+    await screenshots(wb.page, 'background-command-stopped');
   });
 
   it('"Keep Running" leaves a background command running after the task; "Stepwise: Stop Background Commands" stops it later', async () => {
@@ -189,6 +194,9 @@ describe('task history and command controls in a real VS Code workbench', functi
     await wb.page.screenshot({ path: path.join(ARTIFACTS, 'background-stop-command-window.png') });
     await wb.page.locator('.quick-input-widget .quick-input-box input').press('Enter');
     await until('the kept server to be gone', () => pids.every((pid) => !isRunning(pid)));
+    const panel = await panelFrame(wb.page);
+    await until('its card to say Stopped', async () => (await panel.locator('details.tool.tool-stopped').count()) === 1);
+    assert.equal(await panel.locator('details.tool.tool-background').count(), 0, 'no longer "In the background"');
   });
 
   it('searches the history, exports a task as markdown through the save dialog, and deletes one after confirming', async () => {

@@ -64,7 +64,7 @@ export function stepIcon(status: StepStatus): SVGSVGElement {
 }
 
 const TOOL_ICONS: Record<ToolStatus, IconName> = {
-  running: 'progress', awaiting_approval: 'shield', done: 'check', error: 'cross', failed: 'cross', stopped: 'stop', rejected: 'blocked', interrupted: 'skip', background: 'progress',
+  running: 'progress', awaiting_approval: 'shield', done: 'check', error: 'cross', failed: 'cross', stopped: 'stop', rejected: 'blocked', interrupted: 'skip', background: 'progress', ended: 'info',
 };
 
 /** The icon of a tool card status, coloured by its `tool-<status>` class. */

@@ -5,7 +5,7 @@ import { commandControls } from './commandControls';
 import { icon, stepIcon, toolIcon } from './icons';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
-import type { Translate } from './strings';
+import { errorWords, type Translate } from './strings';
 import type { CompactionItem, Item, OutcomeItem, ReportItem, TaskItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
 
@@ -136,7 +136,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
       case 'notice':
         return h('div', { class: ['line', 'notice', `notice-${item.level}`] }, icon(item.level === 'warning' ? 'warning' : 'info'), h('span', { class: 'line-text' }, item.message));
       case 'error':
-        return h('div', { class: 'card error', role: 'alert' }, h('div', { class: 'card-title' }, icon('cross'), t('error'), h('code', {}, item.code)), h('div', { class: 'error-text' }, item.message));
+        return h('div', { class: 'card error', role: 'alert' }, h('div', { class: 'card-title' }, icon('cross'), errorWords(t, item.code) ?? t('error')), h('div', { class: 'error-text' }, item.message));
       case 'planNote':
         return h('div', { class: 'divider plan-note' }, h('span', {}, item.created ? t('planCreated', clip(item.text, 160), item.stepCount) : t('planUpdated', clip(item.text, 160))));
       case 'step': {
@@ -159,7 +159,10 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
         const el = h('div', { class: ['card', 'outcome', `outcome-${item.outcome}`] },
           h('div', { class: 'card-title' }, icon(item.outcome === 'finished' ? 'check' : item.outcome === 'cancelled' ? 'stop' : 'warning'), t(`outcome.${item.outcome}`)));
         if (item.summary) el.appendChild(markdownBlock(item, item.summary));
-        if (item.reason) el.appendChild(h('div', { class: 'muted reason' }, item.reason, item.code ? h('code', { class: 'error-code' }, item.code) : null));
+        // Plain words for the kind of error (never its code), then the details the run ended with.
+        const words = errorWords(t, item.code);
+        if (words) el.appendChild(h('div', { class: 'outcome-kind' }, words));
+        if (item.reason) el.appendChild(h('div', { class: 'muted reason' }, item.reason));
         const actions = outcomeActions(item, ctx);
         if (actions.length) el.appendChild(h('div', { class: 'buttons' }, ...actions));
         return el;
@@ -275,6 +278,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     const t = ctx.t();
     if (card.status === 'failed') return card.exitCode === null ? t('tool.killed') : t('tool.exit', card.exitCode ?? '?');
     if (card.status === 'done' && card.exitCode === 0) return t('tool.exit', 0);
+    if (card.status === 'ended') return card.exitCode === null || card.exitCode === undefined ? t('tool.killed') : t('tool.ended', card.exitCode);
     return t(`tool.${card.status}`);
   }
 

@@ -71,6 +71,10 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       return updateTool(view, event.callId, (card) => appendOutput(card, event.chunk));
     case 'tool_result':
       return toolResult(view, event, seq);
+    case 'command_ended':
+      // A background command's card stops saying "In the background": it ended (exit N) or was stopped.
+      return updateTool(view, event.callId, (card) => (card.status !== 'background' ? card
+        : event.stopped ? { ...card, status: 'stopped' } : { ...card, status: 'ended', exitCode: event.exitCode }));
     case 'approval_requested': {
       const v = closeText(view);
       const item: ApprovalItem = {
@@ -120,7 +124,7 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'compaction_undone':
       return updateItem(view, `compaction:${event.id}`, (item) => ({ ...(item as CompactionItem), state: 'undone' }));
     case 'notice':
-      return append(closeText(view), { kind: 'notice', id: `notice:${seq}`, stepId: view.currentStepId, level: event.level, code: event.code, message: event.message });
+      return append(closeText(event.code === 'edits_undone' ? undoneOutcomes(view) : view), { kind: 'notice', id: `notice:${seq}`, stepId: view.currentStepId, level: event.level, code: event.code, message: event.message });
     case 'error':
       return append(closeText(view), { kind: 'error', id: `error:${seq}`, stepId: view.currentStepId, code: event.code, message: event.message });
     case 'plan_created': {
@@ -251,8 +255,21 @@ function runFinished(view: RunView, event: AgentEventOf<'run_finished'>, seq: nu
   });
 }
 
-/** Tools whose success means the workspace may have changed. */
-const CHANGING_TOOLS = new Set(['write_file', 'edit_file', 'run_command']);
+/** Tools that changed the workspace when they succeeded. */
+const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
+
+/** A tool card after which the workspace may differ: a finished edit, or a command that ran (its exit code says nothing about files). */
+function mayHaveChanged(item: Item): boolean {
+  if (item.kind !== 'tool') return false;
+  if (EDIT_TOOLS.has(item.name)) return item.status === 'done';
+  return item.name === 'run_command' && (item.status === 'done' || item.status === 'failed');
+}
+
+/** After "Undone: …" the task's edits are back as they were: no outcome card offers to undo them again. */
+function undoneOutcomes(view: RunView): RunView {
+  if (!view.items.some((i) => i.kind === 'outcome' && i.changed)) return view;
+  return { ...view, items: view.items.map((i) => (i.kind === 'outcome' && i.changed ? { ...i, changed: false } : i)) };
+}
 
 /**
  * One card per moment: the error that ended the run joins its outcome card instead of standing above it
@@ -270,7 +287,7 @@ function foldIntoOutcome(items: readonly Item[], event: AgentEventOf<'run_finish
   // The answer is said once: not again when the streamed text or the report just above already says it.
   const report = [...tail].reverse().find((i): i is Extract<Item, { kind: 'report' }> => i.kind === 'report');
   const repeats = summary !== '' && ((lastText !== undefined && lastText.text.trim() === summary) || (report !== undefined && report.markdown.includes(summary)));
-  const changed = tail.some((i) => i.kind === 'tool' && CHANGING_TOOLS.has(i.name) && (i.status === 'done' || i.status === 'failed'));
+  const changed = tail.some(mayHaveChanged);
   return {
     items: ending.length ? [...items.slice(0, start), ...tail.filter((i) => !ending.includes(i as never))] : items,
     ...(repeats || event.summary === undefined ? {} : { summary: event.summary }),

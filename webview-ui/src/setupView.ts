@@ -3,7 +3,7 @@ import type { WebviewIntent } from '../../src/shared/webviewProtocol';
 import { icon } from './icons';
 import { button, formatCount, h, replaceChildren, setShown, setText } from './dom';
 import type { AppState } from './store';
-import type { StringKey, Translate } from './strings';
+import { errorWords, type StringKey, type Translate } from './strings';
 
 /**
  * The model set-up in the sidebar: provider presets, base URL (and Azure's API version), the key
@@ -226,7 +226,7 @@ export class SetupView {
       if (reply.requestId !== this.listRequest) return;
       this.models = this.withLoaded(reply.models);
       this.drawModels();
-      if (reply.error) setText(this.listNote, `${t(`setupError.${reply.error.code}` as StringKey)} ${reply.error.message}`);
+      if (reply.error) setText(this.listNote, `${errorWords(t, reply.error.code) ?? t('setupError.other')} ${reply.error.message}`);
       return;
     }
     if (reply.requestId !== this.testRequest) return;
@@ -239,7 +239,7 @@ export class SetupView {
     this.result.className = `setup-result ${reply.ok ? 'ok' : 'failed'}`;
     setText(this.result, reply.ok
       ? t('setupTestOk', reply.model, formatCount(Math.round(reply.latencyMs ?? 0), this.state!.lang))
-      : `${t(`setupError.${reply.code ?? 'other'}` as StringKey)} ${reply.message}`);
+      : `${errorWords(t, reply.code) ?? t('setupError.other')} ${reply.message}`);
   }
 
   private withLoaded(models: readonly SetupModel[]): SetupModel[] {

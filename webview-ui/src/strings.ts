@@ -20,3 +20,14 @@ export function createTranslator(lang: string, overrides: Record<string, string>
   for (const [key, value] of Object.entries(overrides)) if (key in en) table[key] = value;
   return (key, ...args) => (table[key] ?? en[key]).replace(/\{(\d+)\}/g, (match, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : match));
 }
+
+/**
+ * The plain words for an error kind (a model error's or a connection test's `code`), from their one
+ * owner, the `setupError.*` strings; undefined for kinds without words of their own. Views show
+ * these words, never the code.
+ */
+export function errorWords(t: Translate, code: string | undefined): string | undefined {
+  if (code === undefined || code === 'other') return undefined;
+  const key = `setupError.${code}`;
+  return key in en ? t(key as StringKey) : undefined;
+}

@@ -1,7 +1,7 @@
 import type { AgentState, ApprovalCategory, ContextParts, CostFigures, RunOutcome, StepStatus, Usage } from '../../src/shared/events';
 
 /** Lifecycle of a tool card as the user sees it. */
-export type ToolStatus = 'running' | 'awaiting_approval' | 'done' | 'error' | 'failed' | 'stopped' | 'rejected' | 'interrupted' | 'background';
+export type ToolStatus = 'running' | 'awaiting_approval' | 'done' | 'error' | 'failed' | 'stopped' | 'rejected' | 'interrupted' | 'background' | 'ended';
 
 interface ItemBase {
   /** Stable within a run; the views key DOM nodes by it. */

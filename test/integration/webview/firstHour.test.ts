@@ -43,6 +43,28 @@ describe('webviews in Chromium: what the first hour shows', function () {
   this.timeout(60_000);
   const { view, shot } = chromiumSuite();
 
+  it('a command sent to the background says how it ended later: "Ended (exit 3)", "Stopped"', async () => {
+    const page = await view({ view: 'panel' });
+    const cmd = (callId: string, command: string): AgentEvent => ({ type: 'tool_call', callId, name: 'run_command', args: { command }, category: 'command' });
+    const events: AgentEvent[] = [
+      { type: 'run_started', task: 'Start the servers', workspace: '/ws', model: 'gpt-4.1-mini' },
+      cmd('b1', 'npm run build:watch'),
+      { type: 'tool_result', callId: 'b1', name: 'run_command', isError: false, content: 'still running in the background (pid 41)', durationMs: 5000, background: true },
+      cmd('b2', 'npm run dev'),
+      { type: 'tool_result', callId: 'b2', name: 'run_command', isError: false, content: 'still running in the background (pid 42)', durationMs: 5000, background: true },
+      { type: 'run_finished', outcome: 'finished', summary: 'Both run.', turns: 1 },
+    ];
+    await sendHost(page, status, { type: 'reset', runId: RUN, task: 'Start the servers' }, { type: 'events', runId: RUN, envelopes: wrap(RUN, events) });
+    assert.deepEqual((await cards(page)).map((c) => c.badge), ['In the background', 'In the background']);
+    const ended: AgentEvent[] = [{ type: 'command_ended', callId: 'b1', exitCode: 3, stopped: false }, { type: 'command_ended', callId: 'b2', exitCode: null, stopped: true }];
+    await sendHost(page, { type: 'events', runId: RUN, envelopes: wrap(RUN, ended, events.length) });
+    const seen = await cards(page);
+    assert.deepEqual(seen.map((c) => c.badge), ['Ended (exit 3)', 'Stopped']);
+    assert.match(seen[0]!.classes, /tool-ended/);
+    assert.match(seen[1]!.classes, /tool-stopped/);
+    await shot(page, 'panel-background-ended');
+  });
+
   for (const theme of ['light', 'dark', 'hc-light'] as Theme[]) {
     it(`command cards say how each command ended: exit 1 failed, exit 0, stopped; one output section (${theme})`, async () => {
       const page = await view({ view: 'panel', theme });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { endRunWithInternalError } from '../../../src/agent/events/runEnding';
 import { runTask } from '../../../src/agent/flow/runTask';
-import type { EventEnvelope } from '../../../src/shared/events';
+import type { AgentEvent, EventEnvelope } from '../../../src/shared/events';
 import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { finish, flowModel, harness } from '../../unit/flow/flowHarness';
 import { chromiumSuite, sendHost, settle } from './harness';
+import { wrap } from './scenario';
 
 const status: HostMessage = { type: 'status', status: { configured: true, trusted: true, running: false, model: 'm', history: [] } };
 
@@ -33,5 +34,50 @@ describe('webviews in Chromium: one outcome card for an internal error', functio
     assert.equal(await page.locator('.card.outcome.outcome-internal').count(), 1);
     assert.match((await page.locator('.card.outcome').textContent()) ?? '', /internal error/i);
     await shot(page, 'panel-internal-error-light');
+  });
+});
+
+describe('webviews in Chromium: the outcome card says what the events say', function () {
+  this.timeout(60_000);
+  const { view, shot } = chromiumSuite();
+  const RUN = 'run-2';
+  const runStatus: HostMessage = { type: 'status', status: { configured: true, trusted: true, running: false, runId: RUN, model: 'm', history: [] } };
+
+  it('a refused key is said in plain words, with no classification code', async () => {
+    const page = await view({ view: 'panel' });
+    const reason = 'The model endpoint http://127.0.0.1:9/v1 refused the request (401: Incorrect API key provided). Check your API key and base URL.';
+    const events: AgentEvent[] = [
+      { type: 'run_started', task: 'Explain the build', workspace: '/ws', model: 'm' },
+      { type: 'error', code: 'auth', message: reason },
+      { type: 'run_finished', outcome: 'failed', reason, turns: 1 },
+    ];
+    await sendHost(page, runStatus, { type: 'reset', runId: RUN, task: 'Explain the build' }, { type: 'events', runId: RUN, envelopes: wrap(RUN, events) });
+    await settle(page);
+    const card = page.locator('.card.outcome');
+    assert.equal(await card.locator('code').count(), 0, 'no code element on the card');
+    const text = (await card.textContent()) ?? '';
+    assert.doesNotMatch(text, /\bauth\b/, 'the classification code is not shown');
+    assert.match(text, /The API key was refused\./);
+    assert.match(text, /Incorrect API key provided/);
+    await shot(page, 'panel-auth-failure-plain-words');
+  });
+
+  it("offers to undo the task's edits until an undo note says they were undone", async () => {
+    const page = await view({ view: 'panel' });
+    const events: AgentEvent[] = [
+      { type: 'run_started', task: 'Raise the retry count', workspace: '/ws', model: 'm' },
+      { type: 'tool_call', callId: 'e1', name: 'edit_file', category: 'edit', args: { path: 'src/config.ts', edits: [{ search: 'retries = 3', replace: 'retries = 5' }] } },
+      { type: 'tool_result', callId: 'e1', name: 'edit_file', isError: false, content: 'Edited src/config.ts', durationMs: 3 },
+      { type: 'run_finished', outcome: 'finished', summary: 'Raised the retry count to 5.', turns: 1 },
+    ];
+    await sendHost(page, runStatus, { type: 'reset', runId: RUN, task: 'Raise the retry count' }, { type: 'events', runId: RUN, envelopes: wrap(RUN, events) });
+    await settle(page);
+    assert.equal(await page.locator('.card.outcome [data-action="undo"]').count(), 1, 'the edit can be undone');
+    const note: AgentEvent = { type: 'notice', level: 'info', code: 'edits_undone', message: 'Undone: src/config.ts' };
+    await sendHost(page, { type: 'events', runId: RUN, envelopes: wrap(RUN, [note], events.length) });
+    await settle(page);
+    assert.match((await page.locator('.notice').last().textContent()) ?? '', /Undone: src\/config\.ts/);
+    assert.equal(await page.locator('.card.outcome [data-action="undo"]').count(), 0, 'nothing is left to undo');
+    await shot(page, 'panel-edits-undone');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { createToolContext } from '../../../src/agent/loop/toolContext';
-import { silentLogger, type CommandRequest } from '../../../src/agent/ports';
+import { silentLogger, type BackgroundEnding, type CommandRequest } from '../../../src/agent/ports';
 import { settleBackgroundCommands } from '../../../src/agent/tools/backgroundCommands';
 import { runCommandTool, STOPPED_BY_USER } from '../../../src/agent/tools/builtins/runCommand';
 import type { ToolResult } from '../../../src/agent/tools/tool';
@@ -95,7 +95,8 @@ describe('"Stop this command" and "Let it run in the background" (real processes
   });
 
   it('keeps a background command when the user says so, asks only once, and stops it on request', async () => {
-    const run = runner.run(request('call-keep'));
+    const endings: BackgroundEnding[] = [];
+    const run = runner.run(request('call-keep', { onBackgroundEnd: (ending) => endings.push(ending) }));
     assert.ok(await eventually(() => pids().length === 2, 10000));
     runner.toBackground('call-keep');
     assert.ok((await run).background);
@@ -106,18 +107,22 @@ describe('"Stop this command" and "Let it run in the background" (real processes
     const second = await settleBackgroundCommands(runner, async () => assert.fail('not asked again for a kept command'));
     assert.deepEqual(second, { stopped: [], kept: [] });
     assert.deepEqual(asked, [['call-keep']]);
+    assert.deepEqual(endings, [], 'still running: no ending told');
     assert.equal(runner.stop('call-keep'), true);
     assert.ok(await eventually(() => runner.backgroundCommands().length === 0, 10000));
     assertAllGone();
+    assert.deepEqual(endings, [{ exitCode: null, stopped: true }], 'told once that it was stopped');
   });
 
-  it('a background command that ends by itself is forgotten and leaves nothing behind', async () => {
-    const run = runner.run(request('call-short', { command: 'echo $$ >> pids.txt; (echo $BASHPID >> pids.txt; sleep 300) & echo ready; sleep 0.5' }));
+  it('a background command that ends by itself is forgotten, leaves nothing behind, and tells its exit code', async () => {
+    const endings: BackgroundEnding[] = [];
+    const run = runner.run(request('call-short', { command: 'echo $$ >> pids.txt; (echo $BASHPID >> pids.txt; sleep 300) & echo ready; sleep 0.5; exit 3', onBackgroundEnd: (ending) => endings.push(ending) }));
     assert.ok(await eventually(() => pids().length === 2, 10000));
     runner.toBackground('call-short');
     assert.ok((await run).background);
     assert.ok(await eventually(() => runner.backgroundCommands().length === 0, 10000), 'forgotten once the shell exited');
     assertAllGone();
+    assert.deepEqual(endings, [{ exitCode: 3, stopped: false }]);
   });
 
   it('refuses unknown ids, and a failed "keep" question stops the commands', async () => {

@@ -80,7 +80,12 @@ describe('outcome card: one card per moment', () => {
     assert.equal(outcomeOf(v.items).code, undefined);
   });
 
-  const changedRows: { name: string; events: AgentEvent[]; changed: boolean }[] = [
+  const edit = (id: string, isError = false): AgentEvent[] => [{ type: 'tool_call', callId: id, name: 'edit_file', args: {} }, { type: 'tool_result', callId: id, name: 'edit_file', isError, content: isError ? 'old text not found' : 'ok', durationMs: 1 }];
+  const undone: AgentEvent = { type: 'notice', level: 'info', code: 'edits_undone', message: 'Undone: a.ts' };
+  const changedRows: { name: string; events: AgentEvent[]; after?: AgentEvent[]; changed: boolean }[] = [
+    { name: 'an edit that failed (nothing written)', events: edit('f', true), changed: false },
+    { name: 'edits the user then undid', events: edit('u'), after: [undone], changed: false },
+    { name: 'an edit, with an unrelated note after it', events: edit('n'), after: [{ type: 'notice', level: 'info', code: 'other', message: 'Undone: nothing really' }], changed: true },
     { name: 'nothing ran', events: [], changed: false },
     { name: 'only reads', events: [{ type: 'tool_call', callId: 'r', name: 'read_file', args: {} }, { type: 'tool_result', callId: 'r', name: 'read_file', isError: false, content: 'x', durationMs: 1 }], changed: false },
     { name: 'an edit', events: [{ type: 'tool_call', callId: 'e', name: 'edit_file', args: {} }, { type: 'tool_result', callId: 'e', name: 'edit_file', isError: false, content: 'ok', durationMs: 1 }], changed: true },
@@ -89,8 +94,17 @@ describe('outcome card: one card per moment', () => {
   ];
   for (const row of changedRows) {
     it(`offers undo only when something may have changed: ${row.name}`, () => {
-      const v = view([...row.events, { type: 'run_finished', outcome: 'finished', summary: 'done', turns: 1 }]);
+      const v = view([...row.events, { type: 'run_finished', outcome: 'finished', summary: 'done', turns: 1 }, ...(row.after ?? [])]);
       assert.equal(outcomeOf(v.items).changed, row.changed);
     });
   }
+
+  it('a follow-up that edits again after an undo offers undo on its own card only', () => {
+    const v = view([
+      ...edit('a'), { type: 'run_finished', outcome: 'finished', summary: 'first', turns: 1 }, undone,
+      { type: 'run_started', task: 'Again', workspace: '/w', model: 'm', resumedFrom: RUN },
+      ...edit('b'), { type: 'run_finished', outcome: 'finished', summary: 'second', turns: 1 },
+    ]);
+    assert.deepEqual(v.items.filter((i): i is OutcomeItem => i.kind === 'outcome').map((o) => o.changed), [false, true]);
+  });
 });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createTranslator, en, tableFor, zhCN } from '../../../webview-ui/src/strings';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort();
@@ -27,5 +29,15 @@ describe('webview string table', () => {
     assert.equal(t('turn', 3, 30), 'Turn 3 of 30');
     assert.equal(t('turn', 3), 'Turn 3 of {1}', 'a missing argument stays visible instead of throwing');
     assert.equal(createTranslator('zh-cn')('turn', 1, 2), '第 1 轮，共 2 轮');
+  });
+
+  it('has no string the webview never shows (each key is named in a view, or under a prefix a view builds)', () => {
+    const dir = resolve(__dirname, '../../../webview-ui/src');
+    const tables = new Set(['stringsEn.ts', 'stringsZhCn.ts', 'setupStrings.ts']);
+    const source = readdirSync(dir).filter((f) => f.endsWith('.ts') && !tables.has(f)).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    // Keys built at run time: t(`outcome.${outcome}`), `setupError.${code}`, ...
+    const prefixes = [...source.matchAll(/`([A-Za-z]+)\.\$\{/g)].map((m) => `${m[1]}.`);
+    const unused = Object.keys(en).filter((key) => !source.includes(`'${key}'`) && !prefixes.some((p) => key.startsWith(p)));
+    assert.deepEqual(unused, []);
   });
 });

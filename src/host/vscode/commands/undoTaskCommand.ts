@@ -56,6 +56,6 @@ export async function undoTaskCommand(deps: UndoCommandDeps, arg: unknown, optio
   if (warning) void vscode.window.showWarningMessage(message);
   else void vscode.window.showInformationMessage(message);
   const undone = [...result.restored, ...result.deleted];
-  if (runId && undone.length) await controller.noteOnTask(runId, vscode.l10n.t('Undone: {0}', undone.join(', ')));
+  if (runId && undone.length) await controller.noteOnTask(runId, vscode.l10n.t('Undone: {0}', undone.join(', ')), 'edits_undone');
   return result;
 }

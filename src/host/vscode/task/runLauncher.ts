@@ -4,9 +4,9 @@ import { endRunWithInternalError } from '../../../agent/events/runEnding';
 import type { FlowState } from '../../../agent/flow/flowState';
 import type { RetryStepOptions } from '../../../agent/flow/runTask';
 import type { TaskResult } from '../../../agent/flow/taskTypes';
-import type { Clock, CommandRunner, ImageStore, Logger } from '../../../agent/ports';
+import type { BackgroundEnding, Clock, CommandRunner, ImageStore, Logger } from '../../../agent/ports';
 import type { ToolRegistry } from '../../../agent/tools/toolRegistry';
-import type { EventEnvelope, RunOutcome } from '../../../shared/events';
+import type { AgentEvent, EventEnvelope, RunOutcome } from '../../../shared/events';
 import type { PolicyApprover } from '../../../agent/policy/policyApprover';
 import type { StepwiseConfig } from '../../common/config/stepwiseConfig';
 import { EditJournal } from '../../common/editor/editJournal';
@@ -34,6 +34,8 @@ export interface ActiveRun extends RunRecord {
   done: Promise<void>;
   /** Compact now, undo, pin: applied by the core before its next model call. */
   context?: ContextControl;
+  /** The run's event stream (what happens outside its turns, e.g. a background command ending, joins it). */
+  events?: EventStream;
 }
 
 /** The ports shared by every kind of run. */
@@ -92,6 +94,8 @@ export interface LaunchHost {
   setActive(active: ActiveRun | undefined): void;
   stopIf(active: ActiveRun): void;
   changed(): void;
+  /** Adds an event to a task's timeline from outside its turns (see `TaskController.noteEvent`). */
+  noteEvent(runId: string, event: AgentEvent): Promise<boolean>;
 }
 
 /**
@@ -136,7 +140,7 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
   // The core redacts every event before any listener (history, views) sees it.
   const events = new EventStream(runId, () => deps.clock.now(), (error) => deps.logger.error('event listener failed', error), deps.redact, thread?.firstSeq ?? 0);
   let finish!: () => void;
-  const active: ActiveRun = { runId, task, journal, workspace, abort: new AbortController(), fromPalette, done: new Promise<void>((resolve) => (finish = resolve)) };
+  const active: ActiveRun = { runId, task, journal, workspace, abort: new AbortController(), fromPalette, done: new Promise<void>((resolve) => (finish = resolve)), events };
   const contextOptions = taskContextOptions(config, activeFileInPlay(folder));
   active.context = contextOptions.context;
   host.setActive(active);
@@ -154,7 +158,7 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
   host.changed();
   if (fromPalette) showRunProgress(active.task, active.done, () => host.stopIf(active), (report) => (active.onProgress = report));
   const ports: RunPorts = {
-    commands: deps.commands,
+    commands: withBackgroundEndings(deps.commands, (callId, ending) => void host.noteEvent(runId, { type: 'command_ended', callId, ...ending })),
     approver: host.interactions.approver,
     asker: host.interactions.asker(() => active.fromPalette),
     logger: deps.logger,
@@ -202,4 +206,15 @@ function onEnvelope(host: LaunchHost, active: ActiveRun, envelope: EventEnvelope
   const progress = host.deps.statusBar.onEvent(envelope.event);
   if (progress) active.onProgress?.(progress);
   host.interactions.observe(envelope.event);
+}
+
+/** The runner as this run sees it: a command of it that ends in the background says so on its timeline. */
+function withBackgroundEndings(commands: CommandRunner, ended: (callId: string, ending: BackgroundEnding) => void): CommandRunner {
+  return {
+    run: (request) => {
+      const callId = request.id;
+      if (callId === undefined) return commands.run(request);
+      return commands.run({ ...request, onBackgroundEnd: (ending) => { request.onBackgroundEnd?.(ending); ended(callId, ending); } });
+    },
+  };
 }

@@ -11,7 +11,7 @@ import type { ApprovalDecision } from '../../../agent/ports';
 import type { UndoReport } from '../editor/undoTaskEdits';
 import { launchRun, taskOptions, type ActiveRun, type LaunchHost, type RunBody, type ThreadContinuation } from './runLauncher';
 import { taskWords } from '../../../shared/attachedContext';
-import { EVENT_VERSION, type EventEnvelope } from '../../../shared/events';
+import { EVENT_VERSION, type AgentEvent, type AgentEventOf, type EventEnvelope } from '../../../shared/events';
 import { RunInteractions } from './runInteractions';
 import { RunRecords } from './runRecords';
 import type { RunRecord, StartOptions, TaskControllerDeps } from './taskControllerTypes';
@@ -197,13 +197,31 @@ export class TaskController implements vscode.Disposable {
 
   /**
    * Adds a note to a stored task's timeline (its history and the views), after its last event:
-   * e.g. which files an undo put back. Not while the task runs (its own events own the sequence).
+   * e.g. which files an undo put back (`code` says what the note means to the views). Not while the
+   * task runs (its own events own the sequence).
    */
-  async noteOnTask(runId: string, message: string): Promise<boolean> {
+  async noteOnTask(runId: string, message: string, code: AgentEventOf<'notice'>['code'] = 'other'): Promise<boolean> {
     if (this.active?.runId === runId) return false;
+    return this.appendToStored(runId, { type: 'notice', level: 'info', code, message });
+  }
+
+  /**
+   * Tells a task's timeline something that happened outside its turns (a background command of it
+   * ended): into its stream while it (or a follow-up of it) runs, else after its stored events.
+   */
+  async noteEvent(runId: string, event: AgentEvent): Promise<boolean> {
+    const active = this.active;
+    if (active?.runId === runId && active.events) {
+      active.events.emit(event);
+      return true;
+    }
+    return this.appendToStored(runId, event);
+  }
+
+  private async appendToStored(runId: string, event: AgentEvent): Promise<boolean> {
     const seq = await this.deps.history.nextSeq(runId);
     if (seq === 0) return false;
-    const envelope: EventEnvelope = { v: EVENT_VERSION, seq, runId, ts: this.deps.clock.now(), event: { type: 'notice', level: 'info', code: 'other', message } };
+    const envelope: EventEnvelope = { v: EVENT_VERSION, seq, runId, ts: this.deps.clock.now(), event };
     this.deps.history.append(envelope);
     this.deps.views.publish(envelope);
     await this.deps.history.flush();
@@ -242,6 +260,7 @@ export class TaskController implements vscode.Disposable {
         if (this.active === active) this.stop();
       },
       changed: () => this.changed(),
+      noteEvent: (runId, event) => this.noteEvent(runId, event),
     };
   }
 
