@@ -10,7 +10,7 @@ import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedReq
 import { call, callerOf, finish } from '../integration/flow/flowFake';
 import { closeAndRemove } from './support/cleanup';
 import { shotsInThemes, THEMES } from './support/keyboard';
-import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, showTaskPanel, until, type Workbench } from './support/workbench';
+import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, showTaskPanel, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 /** The sidebar chat's frame, once it is open (clicking the activity bar again would close it). */
 const chatFrame = (w: Workbench): Promise<Frame> => frameWith(w.page, '[data-role="task-input"]');
@@ -70,10 +70,7 @@ describe('Context in the chat box: @-mentions and a pasted image (real workbench
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = `failed-chatbox-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 40).toLowerCase()}`;
-      await screenshots(wb.page, failed).catch(() => {});
-    }
+    failed = (await screenshotIfFailed(this.currentTest, wb, 'failed-chatbox')) ?? failed;
   });
 
   after(async () => {

@@ -10,7 +10,7 @@ import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedReq
 import { call, callerOf, finish, turnOf } from '../integration/flow/flowFake';
 import { closeAndRemove } from './support/cleanup';
 import { textOf } from './support/webviewDom';
-import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, runCommand, screenshots, until, type Workbench } from './support/workbench';
+import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, runCommand, screenshots, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 const API_KEY = { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' };
 const LOOK = 'Look at the code';
@@ -84,10 +84,7 @@ describe('Checkpoints in the real workbench: Show changes and Restore to before 
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = 'failed-checkpoints';
-      await screenshots(wb.page, failed).catch(() => {});
-    }
+    failed = (await screenshotIfFailed(this.currentTest, wb, 'failed-checkpoints')) ?? failed;
   });
 
   after(async () => {

@@ -10,7 +10,7 @@ import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedReq
 import { call, callerOf, finish, turnOf } from '../integration/flow/flowFake';
 import { closeAndRemove } from './support/cleanup';
 import { textOf } from './support/webviewDom';
-import { frameWith, hideBottomPanel, openSidebar, panelFrame, pickColorTheme, screenshots, until, type Workbench, openWorkbench } from './support/workbench';
+import { frameWith, hideBottomPanel, openSidebar, panelFrame, pickColorTheme, screenshots, until, type Workbench, openWorkbench, screenshotIfFailed } from './support/workbench';
 
 const API_KEY = { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' };
 const CHANGE = 'Change the greeting';
@@ -107,10 +107,7 @@ describe('The first hour: a planned task with an edit and a failing test, then a
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = `failed-firsthour-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 40).toLowerCase()}`;
-      await screenshots(wb.page, failed).catch(() => {});
-    }
+    failed = (await screenshotIfFailed(this.currentTest, wb, 'failed-firsthour')) ?? failed;
   });
 
   after(async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { isRunning } from '../support/processes';
-import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, runCommand, screenshots, showTaskPanel, until, type Workbench } from './support/workbench';
+import { ARTIFACTS, hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, runCommand, screenshots, showTaskPanel, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 const call = (name: string, args: unknown, text?: string): FakeTurn => ({ ...(text ? { text } : {}), toolCalls: [{ name, arguments: JSON.stringify(args) }] });
 const finish = (summary: string): FakeTurn => call('finish', { summary });
@@ -81,10 +81,7 @@ describe('task history and command controls in a real VS Code workbench', functi
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      const name = (this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60) || 'test').toLowerCase();
-      await screenshots(wb.page, `history-failed-${name}`).catch(() => {});
-    }
+    await screenshotIfFailed(this.currentTest, wb, 'history-failed');
   });
 
   after(async () => {

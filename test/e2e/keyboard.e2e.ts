@@ -11,7 +11,7 @@ import { closeAndRemove } from './support/cleanup';
 import { Holds } from './support/holds';
 import { runCommandByKeys, shotsInThemes, THEMES, waitForFocus } from './support/keyboard';
 import { textOf } from './support/webviewDom';
-import { hideBottomPanel, openWorkbench, panelFrame, screenshots, until, type Workbench } from './support/workbench';
+import { hideBottomPanel, openWorkbench, panelFrame, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 const TESTS = 'Run the tests';
 const ASK = 'Ask which language';
@@ -63,10 +63,7 @@ describe('A planned task driven with the keyboard alone (real workbench)', funct
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = 'failed-keyboard';
-      await screenshots(wb.page, failed).catch(() => {});
-    }
+    failed = (await screenshotIfFailed(this.currentTest, wb, 'failed-keyboard')) ?? failed;
   });
 
   after(async () => {

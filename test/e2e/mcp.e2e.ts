@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../host/codeServer';
 import { closeAndRemove } from './support/cleanup';
 import { descendantProcesses, isAlive } from './support/processes';
 import { textOf } from './support/webviewDom';
-import { openSidebar, openWorkbench, pickColorTheme, screenshots, until, type Workbench } from './support/workbench';
+import { openSidebar, openWorkbench, pickColorTheme, screenshots, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 const SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 // `node` as a user writes it: in the extension host Stepwise runs it with the editor's own runtime as plain Node.
@@ -55,10 +55,7 @@ describe('MCP servers from .vscode/mcp.json in the real workbench', function () 
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      failed = `failed-mcp-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 50).toLowerCase()}`;
-      await screenshots(wb.page, failed).catch(() => {});
-    }
+    failed = (await screenshotIfFailed(this.currentTest, wb, 'failed-mcp')) ?? failed;
   });
 
   after(async () => {

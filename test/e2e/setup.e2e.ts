@@ -8,7 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { startFakeOllama, type FakeOllamaServer } from '../support/fakeOllamaServer';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { textOf } from './support/webviewDom';
-import { frameWith, hideBottomPanel, openSidebar, openWorkbench, pickColorTheme, screenshots, until, type Workbench } from './support/workbench';
+import { frameWith, hideBottomPanel, openSidebar, openWorkbench, pickColorTheme, screenshots, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 const ANSWER = 'Hello from the local model.';
 /** The window the picked model declares with `num_ctx` (its trained length is larger: num_ctx is what Ollama serves). */
@@ -67,10 +67,7 @@ describe('First-run set-up in the real workbench (code-server + chromium)', func
   let wb: Workbench | undefined;
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      const name = (this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 50) || 'test').toLowerCase();
-      await screenshots(wb.page, `failed-setup-${name}`).catch(() => {});
-    }
+    await screenshotIfFailed(this.currentTest, wb, 'failed-setup');
     await wb?.close();
     wb = undefined;
   });

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
-import { hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, screenshots, showTaskPanel, until, type Workbench } from './support/workbench';
+import { hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, screenshots, showTaskPanel, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 const ORIGINAL = "export function greet(name) {\n  return 'Hello, ' + name;\n}\n";
 const CHANGED = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n";
@@ -97,10 +97,7 @@ describe('Stepwise in a real VS Code workbench (code-server + chromium)', functi
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      const name = (this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60) || 'test').toLowerCase();
-      await screenshots(wb.page, `failed-${name}`).catch(() => {});
-    }
+    await screenshotIfFailed(this.currentTest, wb, 'failed');
   });
 
   after(async () => {

@@ -150,6 +150,17 @@ export async function showTaskPanel(page: Page, sidebar: Frame): Promise<Frame> 
   return panelFrame(page);
 }
 
+/**
+ * In an `afterEach`: when the test failed, saves screenshots named `<prefix>-<test title>` and returns
+ * that name (so `after` can keep the run folder); `undefined` when it passed or no workbench is open.
+ */
+export async function screenshotIfFailed(test: Mocha.Test | undefined, wb: Workbench | undefined, prefix: string): Promise<string | undefined> {
+  if (test?.state !== 'failed' || !wb) return undefined;
+  const name = `${prefix}-${(test.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 50) || 'test').toLowerCase()}`;
+  await screenshots(wb.page, name).catch(() => {});
+  return name;
+}
+
 /** Polls `check` until truthy. */
 export async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 60_000): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
