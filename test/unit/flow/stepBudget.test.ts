@@ -170,6 +170,25 @@ describe('planning flow: per-step token budgets', () => {
     assert.equal(result.state?.replans, 1);
   });
 
+  it('keeps a step\'s budget through a plan review whose view does not carry estimates', async () => {
+    const model = flowModel({
+      planner: [call('create_plan', plan('large'))],
+      'step:Survey': [finish('Nothing much here.')],
+      updater: () => call('keep_plan', {}),
+      ...NOTES,
+    });
+    const h = harness(model, {
+      task: 'Describe the project',
+      planMode: 'always',
+      review: 'ask',
+      // The view sends back the steps as it shows them, without `estimate`.
+      reviewPlan: async (shown) => ({ ...shown, steps: shown.steps.map(({ estimate: _dropped, ...step }) => step) }),
+    });
+    const result = await runTask(h.options);
+    assert.equal(result.outcome, 'finished', result.reason);
+    assert.deepEqual(result.plan?.steps.map((s) => s.estimate), [300_000, undefined]);
+  });
+
   it('runs a step without an estimate as before: no note, no step stop, however much it uses', async () => {
     const model = flowModel({
       planner: [call('create_plan', plan())],
