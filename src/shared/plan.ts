@@ -12,6 +12,8 @@ export const PlanStep = z.object({
   description: z.string(),
   role: StepRole,
   status: StepStatus,
+  /** The planner's size estimate in effective tokens; the step's own token budget (none when absent). */
+  estimate: z.number().int().positive().optional(),
 });
 export type PlanStep = z.infer<typeof PlanStep>;
 

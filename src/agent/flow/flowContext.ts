@@ -81,6 +81,8 @@ export interface InnerRun {
   askAtTurnLimit?: boolean;
   /** Judge `finish` against the evidence (direct runs, and the step that ends the plan). */
   verifyAtFinish?: boolean;
+  /** Stops this run alone (a step's own budget); the task's signal always stops it too. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRu
       logger: o.logger,
       clock: o.clock,
       events: relay.stream,
-      signal: ctx.signal,
+      signal: run.signal ? AbortSignal.any([ctx.signal, run.signal]) : ctx.signal,
       limits: { ...ctx.agentLimits, maxTurns: run.maxTurns },
       systemPrompt: run.systemPrompt,
       pinned: run.pinned,

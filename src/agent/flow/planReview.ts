@@ -9,9 +9,10 @@ export type Reviewed = { ok: true; plan: Plan; notices: string[] } | { ok: false
 /**
  * Checks the plan a reviewer handed back (the user may have edited it): it must match the Plan
  * schema; ids are made unique; steps start `pending` unless the user skipped or blocked them; at
- * most `maxSteps` steps are kept (with a notice).
+ * most `maxSteps` steps are kept (with a notice). A step of `original` that comes back without its
+ * estimate (a view that does not carry it) keeps it.
  */
-export function acceptReviewedPlan(reviewed: unknown, maxSteps: number): Reviewed {
+export function acceptReviewedPlan(reviewed: unknown, maxSteps: number, original?: Plan): Reviewed {
   const parsed = Plan.safeParse(reviewed);
   if (!parsed.success) return { ok: false, error: `The reviewed plan is invalid: ${describeIssues(parsed.error)}.` };
   const notices: string[] = [];
@@ -19,7 +20,8 @@ export function acceptReviewedPlan(reviewed: unknown, maxSteps: number): Reviewe
   for (const step of parsed.data.steps) {
     const id = steps.some((s) => s.id === step.id) ? nextStepId([...parsed.data.steps, ...steps]) : step.id;
     const status = step.status === 'skipped' || step.status === 'blocked' ? step.status : 'pending';
-    steps.push({ ...step, id, status });
+    const estimate = step.estimate ?? (id === step.id ? original?.steps.find((s) => s.id === id)?.estimate : undefined);
+    steps.push({ ...step, id, status, ...(estimate ? { estimate } : {}) });
   }
   if (steps.length > maxSteps) {
     notices.push(`The reviewed plan had ${steps.length} steps; kept the first ${maxSteps} (the step limit).`);

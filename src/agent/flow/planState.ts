@@ -88,6 +88,16 @@ export function applyDecision(state: FlowState, stepId: string, decision: Update
         const notices: AgentEvent[] = decision.notices.map((message) => ({ type: 'notice', level: 'warning', code: 'other', message }));
         return [...notices, planUpdated(draft, `plan updated: ${decision.reason}`)];
       });
+    case 'split':
+      return next(state, (draft) => {
+        draft.plan = structuredClone(decision.plan);
+        // The work goes on in the new steps: the step that ran out is history, not a failure of the task.
+        stepOf(draft, stepId).status = 'skipped';
+        draft.notes[stepId] = `${draft.notes[stepId] ?? ''} Split into smaller steps: ${decision.reason}`.trim();
+        draft.replans++;
+        const notices: AgentEvent[] = decision.notices.map((message) => ({ type: 'notice', level: 'warning', code: 'other', message }));
+        return [...notices, planUpdated(draft, `plan updated: split "${title}" (step budget reached): ${decision.reason}`)];
+      });
     case 'retry':
       return next(state, (draft) => {
         const step = stepOf(draft, stepId);

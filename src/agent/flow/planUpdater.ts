@@ -5,6 +5,7 @@ import { nextStepId, type FlowState } from './flowState';
 import { languageInstruction } from './language';
 import { modelFor } from './modelTiers';
 import { renderPlan } from './planContext';
+import { parseEstimate } from './stepBudget';
 import type { StepRun } from './stepExecutor';
 import { structuredCall } from './structuredCall';
 
@@ -15,6 +16,8 @@ export const RemainingStep = z.object({
   description: z.string().min(1),
   role: StepRole,
   status: z.enum(['pending', 'blocked']).optional(),
+  /** Optional size (small / medium / large or tokens); unusable values are dropped, never an error. */
+  estimate: z.unknown().optional(),
 });
 export type RemainingStep = z.infer<typeof RemainingStep>;
 
@@ -22,11 +25,14 @@ const UpdatePlan = z.object({ reason: z.string().min(1), steps: z.array(Remainin
 const KeepPlan = z.object({ reason: z.string().optional() });
 const RetryStep = z.object({ reason: z.string().min(1), title: z.string().min(1).optional(), description: z.string().min(1) });
 const WithReason = z.object({ reason: z.string().min(1) });
+const SplitStep = z.object({ reason: z.string().min(1), steps: z.array(RemainingStep.omit({ id: true, status: true })).min(1) });
 
 /** What the updater decided. */
 export type UpdateDecision =
   | { kind: 'keep'; reason?: string; /** Set when the answer was unusable: tell the user. */ notice?: string }
   | { kind: 'update'; reason: string; plan: Plan; notices: string[] }
+  /** The step ran out of its token budget: `plan` has new steps for the work it left right after it. */
+  | { kind: 'split'; reason: string; plan: Plan; notices: string[] }
   | { kind: 'retry'; reason: string; title?: string; description: string }
   | { kind: 'skip'; reason: string }
   | { kind: 'stop'; reason: string };
@@ -44,6 +50,9 @@ const FAILURE_PROMPT = [
   '- `skip_step`: the rest of the plan can go on without it;',
   '- `stop_task`: the task cannot succeed; say why.',
 ].join('\n');
+
+const SPLIT_CHOICE =
+  '- `split_step` (offered because the step ran out of its token budget, not because its approach failed): replace it with smaller steps for the work it left, in order; they run next.';
 
 /**
  * One model call (reasoning tier) after a step. After a completed step it may revise the remaining
@@ -82,17 +91,36 @@ export async function reviseAfterStep(ctx: FlowContext, state: FlowState, step: 
     const applied = applyRemaining(state.plan, result.value.steps, ctx.limits.maxPlanSteps);
     return { kind: 'update', reason: result.value.reason, ...applied };
   }
+  return afterFailure(ctx, state.plan, step, run, common);
+}
+
+async function afterFailure(
+  ctx: FlowContext,
+  plan: Plan,
+  step: PlanStep,
+  run: StepRun,
+  common: Omit<Parameters<typeof structuredCall>[0], 'system' | 'choices'>,
+): Promise<UpdateDecision> {
+  const choices = {
+    retry_step: { description: 'Run the failed step again, differently.', schema: RetryStep },
+    skip_step: { description: 'Go on without the failed step.', schema: WithReason },
+    stop_task: { description: 'Stop the task.', schema: WithReason },
+  };
+  const split = { split_step: { description: 'Split the work the step left into smaller steps.', schema: SplitStep } };
   const result = await structuredCall({
     ...common,
-    system: `${FAILURE_PROMPT}\n${language}`,
-    choices: {
-      retry_step: { description: 'Run the failed step again, differently.', schema: RetryStep },
-      skip_step: { description: 'Go on without the failed step.', schema: WithReason },
-      stop_task: { description: 'Stop the task.', schema: WithReason },
-    },
+    system: [FAILURE_PROMPT, ...(run.budgetReached ? [SPLIT_CHOICE] : []), languageInstruction(ctx.language)].join('\n'),
+    // Typed as if `split_step` were always offered; the model can only pick it when it was.
+    choices: (run.budgetReached ? { ...choices, ...split } : choices) as typeof choices & typeof split,
   });
   if (!result.ok) return { kind: 'stop', reason: `the plan updater's answer was unusable (${result.error})` };
   if (result.name === 'retry_step') return { kind: 'retry', ...result.value };
+  if (result.name === 'split_step') {
+    const value = result.value;
+    const rest = plan.steps.filter((s) => !isDone(s) && s.id !== step.id);
+    const applied = applyRemaining(plan, [...value.steps, ...rest], ctx.limits.maxPlanSteps);
+    return { kind: 'split', reason: value.reason, ...applied };
+  }
   return { kind: result.name === 'skip_step' ? 'skip' : 'stop', reason: result.value.reason };
 }
 
@@ -118,7 +146,9 @@ export function applyRemaining(plan: Plan, remaining: readonly RemainingStep[], 
     }
     const keepId = entry.id !== undefined && open.has(entry.id) && !next.some((s) => s.id === entry.id);
     const id = keepId ? entry.id! : nextStepId([...plan.steps, ...next]);
-    next.push({ id, title: entry.title, description: entry.description, role: entry.role, status: entry.status ?? 'pending' });
+    const estimate = parseEstimate(entry.estimate) ?? (keepId ? open.get(id)?.estimate : undefined);
+    const status = entry.status ?? 'pending';
+    next.push({ id, title: entry.title, description: entry.description, role: entry.role, status, ...(estimate ? { estimate } : {}) });
   }
   const room = Math.max(0, maxSteps - done.length);
   if (next.length > room) {

@@ -4,6 +4,7 @@ import { flowUsage, runInner, type FlowContext } from './flowContext';
 import { languageInstruction, type Language } from './language';
 import { modelFor } from './modelTiers';
 import { lookFirstPrompt, lookFirstTools } from './roles';
+import { parseEstimate } from './stepBudget';
 import { structuredCall } from './structuredCall';
 
 /** A step as the planner writes it; ids and statuses are the flow's business. */
@@ -11,6 +12,8 @@ export const DraftStep = z.object({
   title: z.string().min(1),
   description: z.string().min(1),
   role: StepRole,
+  /** Optional and never a reason to reject a plan: read by `parseEstimate`, anything unusable is dropped. */
+  estimate: z.unknown().optional().describe('Optional size of the step: small, medium or large.'),
 });
 
 /** The arguments of `create_plan`. */
@@ -34,6 +37,7 @@ export function plannerPrompt(maxSteps: number, language: Language): string {
     '- reporter: writes documents (markdown) from what the team found.',
     `Use as few steps as the work needs, at most ${maxSteps}. The member doing a step sees only the task, this plan and one-paragraph summaries of finished steps, so each description must say exactly what to do and what to deliver.`,
     'A final report is written automatically at the end: do not add a step just to summarise.',
+    'Optionally give each step an `estimate` of its size: small, medium or large.',
     'Call `create_plan` with the goal (one sentence), your thought (why these steps) and the steps.',
     languageInstruction(language),
   ].join('\n');
@@ -75,7 +79,10 @@ export async function createPlan(ctx: FlowContext, research?: string): Promise<P
     plan: {
       goal: draft.goal,
       thought: draft.thought,
-      steps: steps.map((step, index) => ({ ...step, id: String(index + 1), status: 'pending' as const })),
+      steps: steps.map(({ estimate, ...step }, index) => {
+        const tokens = parseEstimate(estimate);
+        return { ...step, id: String(index + 1), status: 'pending' as const, ...(tokens ? { estimate: tokens } : {}) };
+      }),
     },
   };
 }

@@ -105,7 +105,7 @@ async function review(ctx: FlowContext, progress: Progress): Promise<TaskResult 
   if (reviewed === undefined) {
     return { outcome: 'cancelled', route: 'plan', plan, summary: 'The plan was not accepted.', reason: 'The user cancelled the plan.', usage: ctx.budget.usage, state };
   }
-  const accepted = acceptReviewedPlan(reviewed, ctx.limits.maxPlanSteps);
+  const accepted = acceptReviewedPlan(reviewed, ctx.limits.maxPlanSteps, plan);
   if (!accepted.ok) {
     o.events.emit({ type: 'error', code: 'invalid_plan', message: accepted.error });
     return { outcome: 'failed', route: 'plan', plan, summary: accepted.error, reason: accepted.error, usage: ctx.budget.usage, state };

@@ -6,6 +6,7 @@ import { commit, type Progress } from './planCommit';
 import { applyStepResult, applyStepStart } from './planState';
 import { clipNote, stepContext, stepTask } from './planContext';
 import { rolePrompt, toolsForRole } from './roles';
+import { StepBudget, stepTokenBudget } from './stepBudget';
 
 /** How one step ended. */
 export interface StepRun {
@@ -13,13 +14,17 @@ export interface StepRun {
   /** The agent's one-paragraph summary, or why the step failed. */
   summary: string;
   outcome: RunOutcome;
+  /** The step used up its own token budget (from the planner's estimate) before finishing. */
+  budgetReached?: boolean;
 }
 
 /**
  * Runs one step with its role's agent: the role's tools, short prompt and model tier, the step's
  * own turn limit, and a context of only the task, the plan (statuses and summaries) and the step.
  * The step completes when the agent calls `finish`; anything else is a failure. A step being
- * resumed (`ctx.resumed`) continues its earlier conversation. State changes go through `commit`.
+ * resumed (`ctx.resumed`) continues its earlier conversation. A step with an estimate has its own
+ * token budget (`StepBudget`): the agent is told to wrap up near it, and the step ends failed
+ * (`budgetReached`, for the updater to split) past it. State changes go through `commit`.
  */
 export async function runStep(ctx: FlowContext, progress: Progress, stepId: string): Promise<StepRun> {
   commit(ctx, progress, applyStepStart(progress.state!, stepId));
@@ -29,25 +34,37 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   ctx.resumed?.delete(stepId);
   const stepNumber = state.plan.steps.indexOf(step) + 1;
   await ctx.guards.checkpoints.take('step', { stepId: step.id, stepNumber, stepTitle: step.title }, ctx.signal);
+  const limit = stepTokenBudget(step.estimate, ctx.budget);
+  const stepBudget = limit === undefined ? undefined : new StepBudget(limit, ctx.budget, (event) => ctx.options.events.emit(event));
+  const tools = toolsForRole(ctx.options.tools, step.role);
   const result = await runInner(ctx, {
     task: resumed ? resumed.instruction : stepTask(state, step),
     ...(resumed ? { history: [{ role: 'user' as const, content: stepTask(state, step) }, ...resumed.messages] } : {}),
     pinned: stepContext(state, step),
     model: modelFor(ctx.options.models, step.role),
-    tools: toolsForRole(ctx.options.tools, step.role),
+    tools: stepBudget ? stepBudget.wrap(tools) : tools,
     maxTurns: ctx.limits.maxTurnsPerStep,
     systemPrompt: rolePrompt(step.role, ctx.language),
     toolChoice: 'required',
     // Only the step that ends the plan is asked for evidence: earlier steps hand over to later ones.
     verifyAtFinish: !state.plan.steps.some((s) => s.status === 'pending'),
-  });
+    ...(stepBudget ? { signal: stepBudget.signal } : {}),
+  }).finally(() => stepBudget?.close());
   // A step whose agent finished is done even if the budget ran out on its last call.
   const completed = result.outcome === 'finished';
-  const outcome: RunOutcome = completed ? 'finished' : (stopReason(ctx) ?? result.outcome);
-  const summary = clipNote(completed ? result.summary?.trim() || '(no summary)' : failureNote(result, outcome, ctx));
+  const stop = stopReason(ctx);
+  const budgetReached = !completed && !stop && stepBudget?.exceeded === true;
+  const outcome: RunOutcome = completed ? 'finished' : (stop ?? (budgetReached ? 'failed' : result.outcome));
+  const why = budgetReached ? budgetNote(stepBudget!, result) : failureNote(result, outcome, ctx);
+  const summary = clipNote(completed ? result.summary?.trim() || '(no summary)' : why);
   const status = completed ? 'completed' : 'failed';
   commit(ctx, progress, applyStepResult(progress.state!, stepId, { status, summary }));
-  return { status, summary, outcome };
+  return { status, summary, outcome, ...(budgetReached ? { budgetReached } : {}) };
+}
+
+function budgetNote(stepBudget: StepBudget, result: AgentRunResult): string {
+  const last = result.summary?.trim();
+  return `Failed: ${stepBudget.reason()}.${last ? ` Last words: ${last}` : ''}`;
 }
 
 function failureNote(result: AgentRunResult, outcome: RunOutcome, ctx: FlowContext): string {

@@ -35,6 +35,7 @@ export class TaskBudget {
   private effective = 0;
   private cost = 0;
   private readonly controller = new AbortController();
+  private readonly listeners = new Set<() => void>();
 
   /** `limit` in effective tokens; `undefined` or a non-positive number means no limit. */
   constructor(
@@ -50,6 +51,22 @@ export class TaskBudget {
   /** Tokens used so far. */
   get usage(): Usage {
     return this.sum;
+  }
+
+  /** Effective tokens used so far (unrounded). */
+  get spent(): number {
+    return this.effective;
+  }
+
+  /** Effective tokens left before the token limit; `Infinity` without one. */
+  get remaining(): number {
+    return this.limit !== undefined && this.limit > 0 ? Math.max(0, this.limit - this.effective) : Infinity;
+  }
+
+  /** Calls `listener` after every `add` (a step watching its own share); returns the unsubscribe. */
+  onAdd(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   get exceeded(): boolean {
@@ -68,7 +85,11 @@ export class TaskBudget {
     this.sum = addUsage(this.sum, usage);
     this.effective += effectiveTokens(usage);
     if (this.money.price) this.cost += costUsd(usage, this.money.price);
-    if (this.exceeded) return;
+    if (!this.exceeded) this.checkLimits();
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private checkLimits(): void {
     const overTokens = this.limit !== undefined && this.limit > 0 && this.effective > this.limit;
     const overMoney = this.money.limitUsd !== undefined && this.money.limitUsd > 0 && this.money.price !== undefined && this.cost > this.money.limitUsd;
     if (overTokens || overMoney) this.controller.abort();
