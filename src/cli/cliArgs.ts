@@ -19,6 +19,8 @@ export const CliOptions = z.object({
   workspace: z.string(),
   model: z.string().optional(),
   baseUrl: z.string().optional(),
+  /** Azure OpenAI's `api-version`: `--base-url` is then the resource endpoint and `--model` the deployment. */
+  azureApiVersion: z.string().trim().min(1).optional(),
   maxSteps: z.number().int().positive(),
   /** From `--auto-approve`; `undefined` leaves it to `--config` or the default (see `cliRules`). */
   autoApprove: z.array(ApprovalCategory).optional(),
@@ -57,6 +59,8 @@ Options:
   --workspace DIR          folder the agent works in (default: current folder)
   --model M                model name (default: $STEPWISE_MODEL)
   --base-url URL           OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
+  --azure-api-version V    Azure OpenAI: --base-url is the resource endpoint, --model the deployment; the key
+                           goes in the api-key header
   --max-steps N            turn limit (default 60)
   --auto-approve LIST      categories approved without asking: read,edit,command,mcp,web (default: read)
   --tool-protocol P        auto | native | text (default auto)
@@ -116,6 +120,7 @@ const ARG_OPTIONS = {
   workspace: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  'azure-api-version': { type: 'string' },
   'max-steps': { type: 'string' },
   'auto-approve': { type: 'string' },
   'tool-protocol': { type: 'string' },
@@ -184,6 +189,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     workspace: values.workspace ?? cwd,
     model: values.model ?? env.STEPWISE_MODEL,
     baseUrl: values['base-url'] ?? env.OPENAI_BASE_URL,
+    azureApiVersion: values['azure-api-version'],
     maxSteps: positiveInt('--max-steps', values['max-steps'], 60),
     autoApprove: values['auto-approve'] === undefined ? undefined : [...new Set(categories)],
     allowCommands: values['allow-command'] ?? [],

@@ -153,9 +153,9 @@ export async function runCli(io: CliIo): Promise<number> {
     return EXIT.finished;
   }
 
-  const baseURL = options.baseUrl ?? 'https://api.openai.com/v1';
-  if (!apiKey && !options.baseUrl) {
-    io.stderr('stepwise: set OPENAI_API_KEY (or STEPWISE_API_KEY), or pass --base-url for an endpoint without keys\n');
+  const missing = endpointProblem(options, apiKey);
+  if (missing) {
+    io.stderr(`stepwise: ${missing}\n`);
     return EXIT.usage;
   }
 
@@ -167,9 +167,7 @@ export async function runCli(io: CliIo): Promise<number> {
   events.subscribe((envelope) => history.append(envelope));
   subscribeOutput(events, options.json, io);
 
-  const makeModel = (name: string, vision = false): Model =>
-    new OpenAICompatibleModel({ baseURL, apiKey: apiKey ?? 'not-needed', model: name, toolProtocol: options.toolProtocol, clock: systemClock, logger, vision });
-  const models = cliModels(options, makeModel);
+  const models = cliModels(options, modelMaker(options, apiKey, logger));
   const defaultModel = models.default;
   const commands = new ExecaCommandRunner({ logger, environment: commandEnvironment(security.environment), watchdog: true });
   const web = taskWeb(options.web, root, runId, logger);
@@ -219,4 +217,21 @@ export async function runCli(io: CliIo): Promise<number> {
     await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
   });
   return exitCodeFor(result.outcome);
+}
+
+/** What the endpoint options lack to make a request (a key, an endpoint), or `undefined` when they are enough. */
+function endpointProblem(options: CliOptions, apiKey: string | undefined): string | undefined {
+  if (options.azureApiVersion && (!apiKey || !options.baseUrl)) return '--azure-api-version needs the resource endpoint in --base-url and the key in OPENAI_API_KEY (or STEPWISE_API_KEY)';
+  if (!apiKey && !options.baseUrl) return 'set OPENAI_API_KEY (or STEPWISE_API_KEY), or pass --base-url for an endpoint without keys';
+  return undefined;
+}
+
+/** Builds the run's models by name: the endpoint, key and tool protocol of the options (Azure's client with `--azure-api-version`). */
+function modelMaker(options: CliOptions, apiKey: string | undefined, logger: Logger): (name: string, vision?: boolean) => Model {
+  const baseURL = options.baseUrl ?? 'https://api.openai.com/v1';
+  return (name, vision = false) =>
+    new OpenAICompatibleModel({
+      baseURL, apiKey: apiKey ?? 'not-needed', model: name, toolProtocol: options.toolProtocol, clock: systemClock, logger, vision,
+      ...(options.azureApiVersion ? { azureApiVersion: options.azureApiVersion } : {}),
+    });
 }
