@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../src/agent/tools/tool';
 import { ToolRegistry } from '../src/agent/tools/toolRegistry';
+import { readOutputTool } from '../src/agent/tools/builtins/readOutput';
 import type { ScriptedResponse } from '../test/support/scriptedModel';
 
 // A scripted 40-turn coding task: realistic source files, test logs of 3-8k tokens, edits and
@@ -94,7 +95,7 @@ export function longTaskScript(turns = 40, seed = 14): ScriptedTurn[] {
   return out;
 }
 
-/** The tools of the script: each answers the output scripted for the turn that calls it. */
+/** The tools of the script: each answers the output scripted for the turn that calls it; read_output is the real one. */
 export function longTaskTools(script: ScriptedTurn[], turnOf: () => number): ToolRegistry {
   const make = (name: string) =>
     defineTool({
@@ -111,5 +112,5 @@ export function longTaskTools(script: ScriptedTurn[], turnOf: () => number): Too
     parameters: z.object({ summary: z.string() }),
     execute: async ({ summary }) => ({ content: 'Finished.', finish: { summary } }),
   });
-  return new ToolRegistry([make('list_files'), make('read_file'), make('search_files'), make('run_command'), make('edit_file'), finish]);
+  return new ToolRegistry([make('list_files'), make('read_file'), make('search_files'), readOutputTool, make('run_command'), make('edit_file'), finish]);
 }

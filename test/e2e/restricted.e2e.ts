@@ -4,7 +4,7 @@ import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn } from '../support/fakeOpenAIServer';
 import { openSidebar, openWorkbench, screenshots, until, type Workbench } from './support/workbench';
 
-const READ_ONLY_TOOLS = ['ask_user', 'finish', 'list_files', 'read_file', 'search_files'];
+const READ_ONLY_TOOLS = ['ask_user', 'finish', 'list_files', 'read_file', 'read_output', 'search_files'];
 
 describe('Stepwise in Restricted Mode (untrusted folder)', function () {
   this.timeout(300_000);

@@ -1,11 +1,48 @@
 import type { TokenCounter } from './tokenCounter';
-import { truncateHeadTail } from './truncate';
+import type { ToolOutputStore } from './toolOutputStore';
+import { truncateHeadTail, type CutHint, type OmittedSpan } from './truncate';
 
 /** A tool output as the model will see it. */
 export interface FittedOutput {
   text: string;
   /** Characters cut from the middle; 0 when the output fitted. */
   omittedChars: number;
+}
+
+/**
+ * Share of the prompt budget one tool output may take. A test log of 8k tokens in a 20k window
+ * leaves room for two more; at a twentieth the window holds the task, its history and a run of
+ * outputs, and the prompt stays append-only (cache-stable) for longer. What is cut is kept for
+ * `read_output`, so nothing is lost.
+ */
+export const TOOL_OUTPUT_SHARE = 0.05;
+/** The share never brings the cap below this (a tiny window still gets a useful piece of text). */
+export const MIN_TOOL_OUTPUT_TOKENS = 512;
+
+/** A run's per-result token cap: the configured cap, lowered to `share` of the prompt budget but never below 512 tokens. */
+export function toolResultBudget(configured: number, inputTokens: number, share = TOOL_OUTPUT_SHARE): number {
+  const cap = Math.max(1, Math.floor(configured));
+  const ofBudget = Math.max(MIN_TOOL_OUTPUT_TOKENS, Math.floor(inputTokens * Math.min(1, Math.max(0, share))));
+  return Math.min(cap, ofBudget);
+}
+
+/**
+ * Cuts a tool output for the model like `fitToolOutput`; a cut output is kept whole in `store`
+ * and its marker says which lines are left out and how to read them with `read_output` (an output
+ * too big to keep gets the tool's own advice instead).
+ */
+export function fitAndKeep(content: string, call: { id: string; name: string }, maxTokens: number, counter: TokenCounter, store: ToolOutputStore): FittedOutput {
+  const key = store.canKeep(content.length) ? store.keyFor(call.id) : undefined;
+  const fitted = fitToolOutput(content, maxTokens, counter, key === undefined ? readMoreHint(call.name) : readOutputHint(key));
+  if (key !== undefined && fitted.omittedChars > 0) store.put(key, content);
+  return fitted;
+}
+
+/** Marker advice for an output kept whole in the run's store: which lines are left out and how to read them. */
+export function readOutputHint(callId: string): (span: OmittedSpan) => string {
+  return (span) =>
+    `lines ${span.firstLine}-${span.lastLine} of ${span.totalLines} are left out here; ` +
+    `read them with read_output {"call_id": ${JSON.stringify(callId)}, "start_line": ${span.firstLine}}`;
 }
 
 /** How the model can get at what was cut, worded for the tool that produced the output. */
@@ -25,7 +62,7 @@ export function readMoreHint(toolName: string): string {
  * Cuts `content` to at most `maxTokens` tokens, keeping head and tail with a marker carrying `hint`.
  * Cheap for small outputs (no tokenising when the length alone proves it fits).
  */
-export function fitToolOutput(content: string, maxTokens: number, counter: TokenCounter, hint: string): FittedOutput {
+export function fitToolOutput(content: string, maxTokens: number, counter: TokenCounter, hint: CutHint): FittedOutput {
   const budget = Math.max(1, Math.floor(maxTokens));
   // A token is at least one UTF-8 byte and a UTF-16 unit is at most three bytes.
   if (content.length * 3 <= budget) return { text: content, omittedChars: 0 };

@@ -1,4 +1,4 @@
-import { fitToolOutput, readMoreHint } from '../context/toolOutputBudget';
+import { fitAndKeep } from '../context/toolOutputBudget';
 import { CancelledError, isCancellation } from '../errors';
 import type { ModelToolCall } from '../model/types';
 import type { ToolResult } from '../tools/tool';
@@ -64,6 +64,7 @@ async function runCall(run: RunSession, call: ModelToolCall): Promise<ToolResult
       signal: run.options.signal,
       emit: run.emit,
       resultTokens: { max: run.toolResultTokens, counter: run.tokens.counter },
+      outputs: run.control.outputs,
     },
     call.id,
     call.name,
@@ -92,12 +93,12 @@ function announce(run: RunSession, call: ModelToolCall): void {
   });
 }
 
-/** Observe: the output is cut to the tool result budget before it enters the history. */
+/** Observe: the output is cut to the tool result budget before it enters the history (kept whole for `read_output`). */
 function record(run: RunSession, call: ModelToolCall, result: ToolResult, started: number, countError = true): void {
   const isError = result.isError === true;
   // Known secrets never reach the model: a key a command printed or a file held is replaced here.
   const content = result.content === '' ? '(no output)' : run.options.events.redactText(result.content);
-  const fitted = fitToolOutput(content, run.toolResultTokens, run.tokens.counter, readMoreHint(call.name));
+  const fitted = fitAndKeep(content, call, run.toolResultTokens, run.tokens.counter, run.control.outputs);
   if (isError && countError) run.toolErrors++;
   run.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: fitted.text, ...(isError ? { isError } : {}) });
   run.emit({

@@ -1,3 +1,4 @@
+import { toolResultBudget } from '../context/toolOutputBudget';
 import type { AgentEvent, Usage } from '../../shared/events';
 import { boundedTokenCounter } from '../context/boundedCounter';
 import { ContextControl } from '../context/contextControl';
@@ -71,6 +72,7 @@ export function createRunSession(options: AgentRunOptions): RunSession {
   const configured = options.limits.contextWindow && options.limits.contextWindow > 0 ? Math.floor(options.limits.contextWindow) : undefined;
   const window = configured ?? modelFacts(options.model.id)?.window;
   const start = initialConversation({ systemPrompt, history: options.history, pinned: options.pinned, task: options.task });
+  const inputTokens = Math.max(1, Math.floor(Math.min(options.limits.maxInputTokens, window ? window - answerReserve(window) : Infinity)));
   return {
     options,
     tokens: new MessageTokenCache(boundedTokenCounter(options.tokenCounter ?? o200kCounter)),
@@ -83,8 +85,8 @@ export function createRunSession(options: AgentRunOptions): RunSession {
     turns: 0,
     toolErrors: 0,
     lastText: undefined,
-    toolResultTokens: Math.max(1, Math.floor(options.limits.maxToolResultTokens)),
-    inputTokens: Math.max(1, Math.floor(Math.min(options.limits.maxInputTokens, window ? window - answerReserve(window) : Infinity))),
+    toolResultTokens: toolResultBudget(options.limits.maxToolResultTokens, inputTokens, options.limits.toolOutputShare),
+    inputTokens,
     windowTokens: window,
     control: options.context ?? new ContextControl(),
     compactions: [],

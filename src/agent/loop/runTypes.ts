@@ -14,8 +14,14 @@ export interface AgentLimits {
   maxTurns: number;
   /** Prompt budget; above it the oldest tool outputs are elided first. */
   maxInputTokens: number;
-  /** Each tool result is cut (head + tail) to this many tokens before the model sees it. */
+  /** Each tool result is cut (head + tail) to this many tokens before the model sees it (see `toolOutputShare`). */
   maxToolResultTokens: number;
+  /**
+   * Share of the prompt budget one tool result may take (default 0.05, never below 512 tokens):
+   * with a small budget the cap is lower than `maxToolResultTokens`. The full text of a cut result
+   * stays readable with `read_output`. 1 keeps `maxToolResultTokens` whatever the budget.
+   */
+  toolOutputShare?: number;
   /**
    * Share of `maxInputTokens` that eliding goes down to once the prompt is over budget (default
    * 0.5). Eliding in one batch to a low-water mark keeps the prompt append-only (cache-stable) for

@@ -1,4 +1,4 @@
-import { fitToolOutput, readMoreHint } from '../context/toolOutputBudget';
+import { fitAndKeep } from '../context/toolOutputBudget';
 import { CancelledError, isCancellation } from '../errors';
 import { ContextLengthError, StreamInterruptedError } from '../model/modelErrors';
 import type { ChatMessage, ModelResponse, ModelToolCall, ToolSpec } from '../model/types';
@@ -33,7 +33,8 @@ function tighten(run: RunSession, promptTokens: number): void {
   run.messages = run.messages.map((message) => {
     if (message.role !== 'tool' || isPinnedOrProtected(run, message)) return message;
     if (run.tokens.count(message) <= run.toolResultTokens) return message;
-    const cut = fitToolOutput(message.content, run.toolResultTokens, run.tokens.counter, readMoreHint(message.name));
+    // An already cut output is kept again as it stands: its own marker still leads to the original.
+    const cut = fitAndKeep(message.content, { id: message.toolCallId, name: message.name ?? 'tool' }, run.toolResultTokens, run.tokens.counter, run.control.outputs);
     return { ...message, content: cut.text };
   });
   run.emit({

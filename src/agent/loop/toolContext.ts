@@ -12,6 +12,7 @@ export interface ToolContextPorts {
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
   resultTokens?: ToolContext['resultTokens'];
+  outputs?: ToolContext['outputs'];
 }
 
 /**
@@ -28,6 +29,7 @@ export function createToolContext(ports: ToolContextPorts, callId: string, toolN
     callId,
     emit: ports.emit,
     ...(ports.resultTokens ? { resultTokens: ports.resultTokens } : {}),
+    ...(ports.outputs ? { outputs: ports.outputs } : {}),
     async requestApproval(request) {
       let announced = false;
       const announce = () => {

@@ -1,4 +1,5 @@
 import type { TokenCounter } from '../context/tokenCounter';
+import type { ToolOutputReader } from '../context/toolOutputStore';
 import type { z } from 'zod';
 import type { AgentEvent, ApprovalCategory } from '../../shared/events';
 import type { ApprovalDecision, ApprovalRequest, Asker, CommandRunner, Logger, Workspace } from '../ports';
@@ -17,6 +18,8 @@ export interface ToolContext {
   emit(event: AgentEvent): void;
   /** The cap the loop puts on one result, so a tool can size its output to fit instead of being cut. */
   resultTokens?: { max: number; counter: TokenCounter };
+  /** Full text of earlier outputs that reached the model cut (for `read_output`). */
+  outputs?: ToolOutputReader;
 }
 
 /** What a tool hands back to the model. */

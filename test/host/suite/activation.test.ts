@@ -28,10 +28,10 @@ describe('activation (real VS Code extension host)', () => {
   it('offers every built-in tool in a trusted workspace and only read-only ones in Restricted Mode', async () => {
     const api = await activateStepwise();
     const trusted = api.toolNames(true);
-    for (const name of ['read_file', 'list_files', 'search_files', 'write_file', 'edit_file', 'run_command', 'ask_user', 'finish']) {
+    for (const name of ['read_file', 'list_files', 'search_files', 'read_output', 'write_file', 'edit_file', 'run_command', 'ask_user', 'finish']) {
       assert.ok(trusted.includes(name), `${name} is offered in a trusted workspace`);
     }
     const restricted = api.toolNames(false).sort();
-    assert.deepEqual(restricted, ['ask_user', 'finish', 'list_files', 'read_file', 'search_files']);
+    assert.deepEqual(restricted, ['ask_user', 'finish', 'list_files', 'read_file', 'read_output', 'search_files']);
   });
 });

@@ -84,7 +84,7 @@ describe('stepwise run (CLI) against an OpenAI-compatible server', function () {
     assert.deepEqual(toolMessages(second.messages).map((m) => m.tool_call_id), ['call_list']);
     assert.deepEqual(
       (fake!.requests[0]!.body!.tools ?? []).map((t) => t.function.name).sort(),
-      ['ask_user', 'browser', 'edit_file', 'finish', 'list_files', 'read_file', 'run_command', 'search_files', 'web_fetch', 'write_file'],
+      ['ask_user', 'browser', 'edit_file', 'finish', 'list_files', 'read_file', 'read_output', 'run_command', 'search_files', 'web_fetch', 'write_file'],
     );
   });
 

@@ -27,7 +27,7 @@ describe('planning flow: simple requests', () => {
     assert.equal(route!.messages.at(-1)!.content, 'What is this project called?');
     assert.ok(route!.messages[0]!.content.length < 600);
     // The direct run is the plain agent: default prompt and every tool.
-    assert.equal(requestsOf(model, 'direct')[0]!.tools.length, 8);
+    assert.equal(requestsOf(model, 'direct')[0]!.tools.length, 9);
     assert.equal(model.calls, 3);
   });
 

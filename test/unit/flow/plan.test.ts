@@ -134,9 +134,9 @@ describe('planning flow: a complex task', () => {
     const researcher = requestsOf(model, 'step:Inspect the parser')[0]!;
     const coder = requestsOf(model, 'step:Add validation')[0]!;
     const reporter = requestsOf(model, 'step:Document validation')[0]!;
-    assert.deepEqual(toolNames(researcher), ['ask_user', 'finish', 'list_files', 'read_file', 'search_files']);
-    assert.deepEqual(toolNames(reporter), ['finish', 'list_files', 'read_file', 'search_files', 'write_file']);
-    assert.deepEqual(toolNames(coder), ['ask_user', 'edit_file', 'finish', 'list_files', 'read_file', 'run_command', 'search_files', 'write_file']);
+    assert.deepEqual(toolNames(researcher), ['ask_user', 'finish', 'list_files', 'read_file', 'read_output', 'search_files']);
+    assert.deepEqual(toolNames(reporter), ['finish', 'list_files', 'read_file', 'read_output', 'search_files', 'write_file']);
+    assert.deepEqual(toolNames(coder), ['ask_user', 'edit_file', 'finish', 'list_files', 'read_file', 'read_output', 'run_command', 'search_files', 'write_file']);
     assert.match(researcher.messages[0]!.content, /^You are the researcher/);
     assert.match(coder.messages[0]!.content, /^You are the coder/);
     assert.match(reporter.messages[0]!.content, /^You are the reporter/);

@@ -108,7 +108,7 @@ describe('planning flow: the planner', () => {
     assert.equal(result.outcome, 'finished', result.reason);
     const look = requestsOf(model, 'lookFirst');
     assert.equal(look.length, 2);
-    assert.deepEqual(toolNames(look[0]!), ['finish', 'list_files', 'read_file', 'search_files']);
+    assert.deepEqual(toolNames(look[0]!), ['finish', 'list_files', 'read_file', 'read_output', 'search_files']);
     assert.match(requestText(requestsOf(model, 'planner')[0]!), /What a first look at the workspace found\nThe config lives in config\.json; there are no tests\./);
     assert.equal(result.state?.research, 'The config lives in config.json; there are no tests.');
   });

@@ -4,6 +4,7 @@ import { o200kCounter } from '../../../src/agent/context/tokenCounter';
 import { runAgent } from '../../../src/agent/loop/runAgent';
 import type { ChatMessage } from '../../../src/agent/model/types';
 import { defineTool } from '../../../src/agent/tools/tool';
+import { readOutputTool } from '../../../src/agent/tools/builtins/readOutput';
 import { ScriptedModel } from '../../support/scriptedModel';
 import { recordingApprover } from '../../support/stubPorts';
 import { echoTool, finishTool, makeRun, readTool } from './harness';
@@ -159,8 +160,43 @@ describe('runAgent: acting on tool calls', () => {
     assert.ok(o200kCounter.count(answer!.content) <= 300, `tool message has ${o200kCounter.count(answer!.content)} tokens`);
     assert.ok(answer!.content.startsWith('line 1: const value0'));
     assert.ok(answer!.content.endsWith('line 2000: const value1999 = compute(1999);'));
-    assert.match(answer!.content, /characters omitted; call read_file again with start_line/);
+    assert.match(answer!.content, /characters omitted; lines \d+-\d+ of 2000 are left out here; read them with read_output \{"call_id": "call_1", "start_line": \d+\}/);
     assert.equal(h.ofType('tool_result')[0]!.content, answer!.content);
+  });
+
+  it('hands over what a cut left out with read_output, window by window, and says when an output is unknown', async () => {
+    const log = Array.from({ length: 3000 }, (_, i) => `test ${i + 1} ${i === 1499 ? 'FAILED: expected 3 got 4' : 'passed'}`).join('\n');
+    const runTests = defineTool({ name: 'run_tests', description: 'Runs the tests.', category: 'command', parameters: z.object({}), execute: async () => ({ content: log }) });
+    const markerOf = (content: string) => /read_output \{"call_id": "([^"]+)", "start_line": (\d+)\}/.exec(content);
+    const model = new ScriptedModel((request, index) => {
+      const last = request.messages.at(-1)!;
+      if (index === 0) return { toolCalls: [{ id: 'same', name: 'run_tests', arguments: {} }] };
+      if (index === 1) {
+        const m = markerOf(last.content)!;
+        return { toolCalls: [{ id: 'same', name: 'read_output', arguments: { call_id: m[1], start_line: Number(m[2]) } }] };
+      }
+      if (index === 2) {
+        const next = /start_line=(\d+)/.exec(last.content)!;
+        return { toolCalls: [{ id: 'r2', name: 'read_output', arguments: { call_id: 'same', start_line: Number(next[1]) } }] };
+      }
+      if (index === 3) return { toolCalls: [{ id: 'r3', name: 'read_output', arguments: { call_id: 'same', start_line: 1500, end_line: 1500 } }] };
+      if (index === 4) return { toolCalls: [{ id: 'r4', name: 'read_output', arguments: { call_id: 'never-cut' } }] };
+      return { text: 'done' };
+    });
+    const h = makeRun([], [runTests, readOutputTool]);
+    const result = await runAgent({ ...h.options, model, limits: { maxTurns: 8, maxInputTokens: 100_000, maxToolResultTokens: 400 } });
+    assert.equal(result.outcome, 'finished', result.reason);
+    const [first, window1, window2, failure, unknown] = toolMessages(result.messages);
+    assert.doesNotMatch(first!.content, /FAILED/, 'the failure is in the middle the cut left out');
+    const span = /lines (\d+)-(\d+) of 3000/.exec(first!.content)!;
+    // Each window fits the cap, starts where asked, and the next one goes on where it stopped.
+    for (const w of [window1!, window2!]) assert.ok(o200kCounter.count(w.content) <= 400, `${o200kCounter.count(w.content)} tokens`);
+    assert.match(window1!.content, new RegExp(`^\\s*${span[1]}\\| test ${span[1]} passed`));
+    const end1 = Number(/\[Lines \d+-(\d+) of 3000 of the output of same\. To read more, call read_output with start_line=(\d+)\.\]$/.exec(window1!.content)![1]);
+    assert.match(window2!.content, new RegExp(`^\\s*${end1 + 1}\\| test ${end1 + 1} passed`));
+    assert.equal(failure!.content, '1500| test 1500 FAILED: expected 3 got 4\n[Lines 1500-1500 of 3000 of the output of same. To read more, call read_output with start_line=1501.]');
+    assert.equal(unknown!.isError, true);
+    assert.match(unknown!.content, /No kept output for call_id "never-cut"/);
   });
 
   it('answers an empty tool output with a placeholder (some providers reject empty tool messages)', async () => {

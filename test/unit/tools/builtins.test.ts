@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../../src/agent/tools/toolRegistry';
 const TOOL_SCHEMA_BUDGET = 1_000;
 
 describe('builtinTools', () => {
-  it('offers the eight tools with their categories', () => {
+  it('offers the nine tools with their categories', () => {
     const tools = builtinTools();
     assert.deepEqual(
       tools.map((t) => [t.name, t.category]),
@@ -15,6 +15,7 @@ describe('builtinTools', () => {
         ['read_file', 'read'],
         ['list_files', 'read'],
         ['search_files', 'read'],
+        ['read_output', 'read'],
         ['write_file', 'edit'],
         ['edit_file', 'edit'],
         ['run_command', 'command'],
@@ -42,6 +43,7 @@ describe('builtinTools', () => {
       read_file: ['path', 'start_line', 'end_line'],
       list_files: ['path', 'recursive'],
       search_files: ['pattern', 'path', 'glob'],
+      read_output: ['call_id', 'start_line', 'end_line'],
       write_file: ['path', 'content'],
       edit_file: ['path', 'edits'],
       run_command: ['command', 'timeout_seconds'],
