@@ -34,8 +34,8 @@ export const readOutputTool = defineTool({
     const text = context.outputs?.get(args.call_id);
     if (text === undefined) {
       throw new ToolError(
-        `No kept output for call_id ${JSON.stringify(args.call_id)}: only outputs that were cut are kept, for this task, ` +
-          'and the oldest go first when many are kept. Run the tool again with narrower arguments instead.',
+        `No kept output for call_id ${JSON.stringify(args.call_id)}: only outputs that were cut are kept, in memory while the task ` +
+          'runs (not after a reload or restart), and the oldest go first when many are kept. Run the tool again with narrower arguments instead.',
       );
     }
     const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
