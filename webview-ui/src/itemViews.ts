@@ -3,6 +3,7 @@ import { canRetryStep } from '../../src/shared/vocabulary';
 import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
 import { commandControls } from './commandControls';
 import { icon, stepIcon, toolIcon } from './icons';
+import { stepBudgetView } from './stepBudgetView';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
 import { errorWords, type Translate } from './strings';
@@ -153,7 +154,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
             button(t('restoreBeforeStep'), () => ctx.post({ type: 'restoreCheckpoint', runId, checkpointId }), { kind: 'secondary', action: 'restore' }))
           : null;
         if (!item.summary && !actions) return el;
-        return h('div', { class: 'step-block' }, el, item.summary ? markdownBlock(item, item.summary, 'step-summary') : null, actions);
+        return h('div', { class: 'step-block' }, el, stepBudgetView(item, t), item.summary ? markdownBlock(item, item.summary, 'step-summary') : null, actions);
       }
       case 'outcome': {
         const el = h('div', { class: ['card', 'outcome', `outcome-${item.outcome}`] },
