@@ -153,8 +153,9 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
             button(t('showChanges'), () => ctx.post({ type: 'showChanges', runId, checkpointId }), { kind: 'secondary', action: 'show-changes' }),
             button(t('restoreBeforeStep'), () => ctx.post({ type: 'restoreCheckpoint', runId, checkpointId }), { kind: 'secondary', action: 'restore' }))
           : null;
-        if (!item.summary && !actions) return el;
-        return h('div', { class: 'step-block' }, el, stepBudgetView(item, t), item.summary ? markdownBlock(item, item.summary, 'step-summary') : null, actions);
+        const budget = stepBudgetView(item, t);
+        if (!item.summary && !actions && !budget) return el;
+        return h('div', { class: 'step-block' }, el, budget, item.summary ? markdownBlock(item, item.summary, 'step-summary') : null, actions);
       }
       case 'outcome': {
         const el = h('div', { class: ['card', 'outcome', `outcome-${item.outcome}`] },

@@ -39,7 +39,8 @@ export function stepBudgetView(step: BudgetedStep, t: Translate): HTMLElement | 
   // Through the CSSOM: the webview's CSP blocks style attributes, not style properties set by script.
   fill.style.width = `${spend.budget > 0 ? Math.min(100, (100 * spend.spent) / spend.budget).toFixed(1) : 100}%`;
   const note = levelWords(step, t, false);
-  const level = spend.reached ? 'reached' : spend.level;
+  // Amber means "running low": a step that has ended is past that (unless it went over).
+  const level = spend.reached ? 'reached' : spend.level === 'low' && step.status !== 'in_progress' ? 'ok' : spend.level;
   return h('div', {
     class: ['step-budget', `budget-${level}`], 'data-role': 'step-budget', 'data-level': level,
     role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': spend.budget, 'aria-valuenow': Math.min(spend.spent, spend.budget), 'aria-valuetext': words, 'aria-label': words, title: words,
