@@ -104,6 +104,20 @@ describe('webviews in Chromium: per-step token budgets', function () {
     }
   });
 
+  it('plan review: each planned step shows its estimate; a step the user adds shows none', async () => {
+    const page = await view({ view: 'panel', width: 900, height: 460 });
+    const plan = { goal: 'g', thought: '', steps: [
+      { id: '1', title: 'Survey', description: 'List the files.', role: 'researcher' as const, status: 'pending' as const, estimate: 40_000 },
+      { id: '2', title: 'Notes', description: 'Write notes.', role: 'reporter' as const, status: 'pending' as const },
+    ] };
+    await sendHost(page, status, { type: 'reset', runId: RUN, task: 'Survey and fix' }, { type: 'planReview', runId: RUN, plan });
+    await settle(page);
+    await page.click('[data-action="add-step"]');
+    const shown = await page.$$eval('.review-step', (rows) => rows.map((r) => r.querySelector('[data-role="step-estimate"]')?.textContent ?? ''));
+    assert.deepEqual(shown, ['≈40k tokens', '', '']);
+    await shot(page, 'panel-review-estimates-light');
+  });
+
   it('a reloaded panel shows the same figures (the hub replays the step_usage events)', async () => {
     const hub = new ViewHub({ logger: { debug() {}, info() {}, warn() {}, error() {} }, onIntent: () => {}, batchMs: 5 });
     const page = await view({ view: 'panel' }, (p) => bindToHub(p, hub, 'panel').then(() => undefined));
