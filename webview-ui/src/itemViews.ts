@@ -155,7 +155,10 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
           : null;
         const budget = stepBudgetView(item, t);
         if (!item.summary && !actions && !budget) return el;
-        return h('div', { class: 'step-block' }, el, budget, item.summary ? markdownBlock(item, item.summary, 'step-summary') : null, actions);
+        // A step its budget stopped says so in plain words above; the core's note (with the agent's last words) folds away.
+        const summary = item.summary ? markdownBlock(item, item.summary, 'step-summary') : null;
+        const note = summary && item.spend?.reached ? h('details', { class: 'step-why' }, h('summary', {}, t('stepBudgetDetails')), summary) : summary;
+        return h('div', { class: 'step-block' }, el, budget, note, actions);
       }
       case 'outcome': {
         const el = h('div', { class: ['card', 'outcome', `outcome-${item.outcome}`] },

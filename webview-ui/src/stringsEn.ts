@@ -197,6 +197,7 @@ export const en = {
   stepBudgetLowLabel: 'Running low on its token budget; the agent was asked to wrap up',
   stepBudgetOver: 'Over budget',
   stepBudgetReached: 'Stopped: token budget used up',
+  stepBudgetDetails: 'Details',
 } as const;
 
 /** A key of the string table. */

@@ -198,4 +198,5 @@ export const zhCN: Record<StringKey, string> = {
   stepBudgetLowLabel: '令牌预算快用完了，已请代理收尾',
   stepBudgetOver: '超出预算',
   stepBudgetReached: '已停止：令牌预算已用完',
+  stepBudgetDetails: '详情',
 };

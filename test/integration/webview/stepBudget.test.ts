@@ -69,6 +69,13 @@ describe('webviews in Chromium: per-step token budgets', function () {
       assert.match(itemLabel ?? '', /Stopped: token budget used up$/, 'the row\'s own label says it too');
       // The raw reason string is not what the plan row says.
       assert.doesNotMatch((await page.textContent('.plan')) ?? '', /step budget reached/);
+      // Nor the timeline's section of that step: the core's note (and the agent's last words) is folded under Details.
+      const section = await page.$eval('.step-block:has(.step-header[data-step-id="2"])', (e) => (e as HTMLElement).innerText);
+      assert.match(section, /Stopped: token budget used up/);
+      assert.doesNotMatch(section, /step budget reached/);
+      await page.click('.step-block:has(.step-header[data-step-id="2"]) details.step-why > summary');
+      assert.match(await page.$eval('.step-block:has(.step-header[data-step-id="2"])', (e) => (e as HTMLElement).innerText), /Failed: step budget reached/);
+      await page.click('.step-block:has(.step-header[data-step-id="2"]) details.step-why > summary');
       const fill = await page.$eval('.plan .step[data-step-id="4"] .budget-fill', (e) => Math.round((100 * e.getBoundingClientRect().width) / e.parentElement!.getBoundingClientRect().width));
       assert.ok(fill >= 80 && fill <= 90, `the bar is 85% full (${fill}%)`);
       await shot(page, `panel-step-budgets-${theme}`);
