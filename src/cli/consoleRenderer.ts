@@ -1,4 +1,5 @@
-import type { AgentEvent, EventEnvelope } from '../shared/events';
+import { compactTokens } from '../shared/compactTokens';
+import type { AgentEvent, AgentEventOf, EventEnvelope } from '../shared/events';
 
 /** Where the renderer writes; a TTY gets colours. */
 export interface RenderTarget {
@@ -29,6 +30,8 @@ function compactArgs(args: unknown): string {
  */
 export class ConsoleRenderer {
   private midLine = false;
+  /** Each budgeted step's last `step_usage`, for its finished line (the core's figures, as the views show them). */
+  private readonly spend = new Map<string, AgentEventOf<'step_usage'>>();
 
   constructor(private readonly out: RenderTarget) {}
 
@@ -85,13 +88,21 @@ export class ConsoleRenderer {
       case 'plan_created':
       case 'plan_updated':
         this.line(this.paint('1', event.type === 'plan_created' ? `Plan: ${event.goal}` : `Plan updated: ${event.reason}`));
-        for (const step of event.steps) this.line(`  ${STATUS_ICON[step.status] ?? '?'} ${step.id}. [${step.role}] ${step.title}`);
+        for (const step of event.steps) {
+          const estimate = step.estimate === undefined ? '' : this.paint('2', `  ≈${compactTokens(step.estimate)} tokens`);
+          this.line(`  ${STATUS_ICON[step.status] ?? '?'} ${step.id}. [${step.role}] ${step.title}${estimate}`);
+        }
         break;
       case 'step_started':
+        this.spend.delete(event.stepId);
         this.line(this.paint('1', `▶ step ${event.stepId}`));
         break;
+      case 'step_usage':
+        if (!this.spend.has(event.stepId)) this.line(this.paint('2', `  step budget: ${compactTokens(event.budget)} tokens`));
+        this.spend.set(event.stepId, event);
+        break;
       case 'step_finished':
-        this.line(`${STATUS_ICON[event.status] ?? '?'} step ${event.stepId} ${event.status}: ${preview(event.summary, 3)}`);
+        this.line(`${STATUS_ICON[event.status] ?? '?'} step ${event.stepId} ${event.status}${this.spendNote(event)}: ${preview(event.summary, 3)}`);
         break;
       case 'report':
         this.line(this.paint('1', `Report${event.path ? ` saved to ${event.path}` : ''}`));
@@ -113,5 +124,13 @@ export class ConsoleRenderer {
       default:
         break;
     }
+  }
+
+  /** " (12k / 40k tokens)" for a budgeted step, saying so when its budget ended it; "" for others. */
+  private spendNote(event: AgentEventOf<'step_finished'>): string {
+    const spend = this.spend.get(event.stepId);
+    if (!spend) return '';
+    const figures = `${compactTokens(spend.spent)} / ${compactTokens(spend.budget)} tokens`;
+    return event.budgetReached ? ` (${figures}, token budget used up)` : ` (${figures})`;
   }
 }

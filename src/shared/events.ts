@@ -212,6 +212,8 @@ const PlanStep = z.object({
   description: z.string(),
   role: z.string(),
   status: StepStatus,
+  /** The planner's size estimate in effective tokens: the step's token budget before it runs (none when absent). */
+  estimate: z.number().int().positive().optional(),
 });
 const PlanCreated = z.object({
   type: z.literal('plan_created'),
@@ -226,6 +228,23 @@ const StepFinished = z.object({
   stepId: z.string(),
   status: StepStatus,
   summary: z.string(),
+  /** The step ended because it used up its own token budget (not because its agent finished or failed). */
+  budgetReached: z.literal(true).optional(),
+});
+/** How near a step is to its token budget: `low` from the wrap-up share (the agent was asked to wrap up), `over` past it. */
+export const StepBudgetLevel = z.enum(['ok', 'low', 'over']);
+export type StepBudgetLevel = z.infer<typeof StepBudgetLevel>;
+/**
+ * A budgeted step's effective tokens so far against its budget (its estimate capped by what the
+ * task has left): sent when the step starts, as it spends (throttled), when its level changes and
+ * when it ends. Steps without a budget send none.
+ */
+const StepUsage = z.object({
+  type: z.literal('step_usage'),
+  stepId: z.string(),
+  spent: z.number().int().nonnegative(),
+  budget: z.number().int().nonnegative(),
+  level: StepBudgetLevel,
 });
 /** Rules files read into the system prompt of this task (AGENTS.md, CLAUDE.md, ...), in prompt order. */
 const RulesLoaded = z.object({
@@ -279,6 +298,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   PlanUpdated,
   StepStarted,
   StepFinished,
+  StepUsage,
   Report,
   RulesLoaded,
   ContextGauge,

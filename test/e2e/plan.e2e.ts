@@ -18,19 +18,21 @@ const TESTS = 'Run the tests';
 const FRENCH = 'Rewrite the greeting in French';
 const SUMMARY = 'Write the summary';
 
-type Step = { title: string; description: string; role: 'coder' | 'researcher' | 'reporter' };
+type Step = { title: string; description: string; role: 'coder' | 'researcher' | 'reporter'; estimate?: string };
 const STEPS: Record<string, Step> = {
-  [READ]: { title: READ, description: 'Read src/greet.js and say what greet() returns.', role: 'researcher' },
-  [TESTS]: { title: TESTS, description: 'Run `npm test` and report whether it passes.', role: 'coder' },
+  // Two steps with an estimate (a token budget each), the others without.
+  [READ]: { title: READ, description: 'Read src/greet.js and say what greet() returns.', role: 'researcher', estimate: 'small' },
+  [TESTS]: { title: TESTS, description: 'Run `npm test` and report whether it passes.', role: 'coder', estimate: 'medium' },
   [FRENCH]: { title: FRENCH, description: 'Change greet() to say "Bonjour".', role: 'coder' },
   [SUMMARY]: { title: SUMMARY, description: 'Sum up the findings in one paragraph.', role: 'reporter' },
 };
 
 /** What each step's agent does, turn by turn. */
 const STEP_TURNS: Record<string, FakeTurn[]> = {
+  // Usage as the provider reports it: the step spends 6,000 + 2,500 effective tokens of its 40k.
   [READ]: [
-    { ...call('read_file', { path: 'src/greet.js' }, 'Reading the greeting.'), chunkChars: 5, delayMs: 15 },
-    finish('`greet(name)` returns `"Hello, " + name`.'),
+    { ...call('read_file', { path: 'src/greet.js' }, 'Reading the greeting.'), chunkChars: 5, delayMs: 15, usage: { prompt_tokens: 5_900, completion_tokens: 100, total_tokens: 6_000 } },
+    { ...finish('`greet(name)` returns `"Hello, " + name`.'), usage: { prompt_tokens: 2_450, completion_tokens: 50, total_tokens: 2_500 } },
   ],
   [TESTS]: [call('run_command', { command: 'npm test' }, 'Running the tests.'), finish('`npm test` passes (1 test).')],
   [FRENCH]: [finish('Changed the greeting to French.')],
@@ -81,6 +83,26 @@ async function expectSteps(wb: Workbench, expected: ShownStep[], what: string): 
   try {
     await until(what, async () => {
       last = await shownPlanSteps(await panelFrame(wb.page));
+      return JSON.stringify(last) === JSON.stringify(expected);
+    }, 60_000);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the panel shows ${JSON.stringify(last)}`);
+  }
+}
+
+/** What a plan row shows of its step's budget: its estimate before it runs, "spent / budget" once it runs. */
+type ShownBudget = { estimate?: string; spend?: string };
+
+/** Waits until the panel's plan rows show exactly `expected` budgets, row by row. */
+async function expectBudgets(wb: Workbench, expected: ShownBudget[], what: string): Promise<void> {
+  let last: ShownBudget[] | undefined;
+  try {
+    await until(what, async () => {
+      last = await (await panelFrame(wb.page)).evaluate(() => Array.from(document.querySelectorAll('[data-role="plan"] li.step')).map((li) => {
+        const estimate = li.querySelector('[data-role="step-estimate"]')?.textContent;
+        const spend = li.querySelector('[data-role="step-budget"] .budget-text')?.textContent;
+        return { ...(estimate ? { estimate } : {}), ...(spend ? { spend } : {}) };
+      })).catch(() => undefined);
       return JSON.stringify(last) === JSON.stringify(expected);
     }, 60_000);
   } catch (error) {
@@ -143,11 +165,15 @@ describe('Plans in the real workbench: live step statuses', function () {
     // those before it completed and those after it pending.
     await holds.arrived(stepCaller(READ));
     await expectSteps(w, statuses('in_progress', 'pending', 'pending'), 'step 1 in progress');
+    // The running step shows its spending against its budget; the next its estimate; a step without one nothing.
+    await expectBudgets(w, [{ spend: '0 / 40k' }, { estimate: '≈120k tokens' }, {}], 'step 1 at 0 of its 40k budget');
     holds.release(stepCaller(READ));
 
     await holds.arrived(stepCaller(TESTS));
     await expectSteps(w, statuses('completed', 'in_progress', 'pending'), 'step 2 in progress, step 1 completed');
+    await expectBudgets(w, [{ spend: '8.5k / 40k' }, { spend: '0 / 120k' }, {}], 'step 1 ended at 8.5k of 40k, step 2 started');
     const panel = await panelFrame(w.page);
+    assert.equal(await panel.getAttribute('li.step:first-child [data-role="step-budget"]', 'aria-label'), 'Used 8.5k of its 40k-token budget');
     assert.match(await textOf(panel), /Plan 1\/3/, 'the progress counter');
     assert.equal(await panel.locator('li.step.current .step-title').textContent(), TESTS, 'the current step is highlighted');
     const shots = await darkAndLight(w, 'plan-progress');

@@ -3,6 +3,7 @@ import { canRetryStep } from '../../src/shared/vocabulary';
 import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
 import { commandControls } from './commandControls';
 import { icon, stepIcon, toolIcon } from './icons';
+import { stepBudgetView } from './stepBudgetView';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
 import { errorWords, type Translate } from './strings';
@@ -152,8 +153,12 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
             button(t('showChanges'), () => ctx.post({ type: 'showChanges', runId, checkpointId }), { kind: 'secondary', action: 'show-changes' }),
             button(t('restoreBeforeStep'), () => ctx.post({ type: 'restoreCheckpoint', runId, checkpointId }), { kind: 'secondary', action: 'restore' }))
           : null;
-        if (!item.summary && !actions) return el;
-        return h('div', { class: 'step-block' }, el, item.summary ? markdownBlock(item, item.summary, 'step-summary') : null, actions);
+        const budget = stepBudgetView(item, t);
+        if (!item.summary && !actions && !budget) return el;
+        // A step its budget stopped says so in plain words above; the core's note (with the agent's last words) folds away.
+        const summary = item.summary ? markdownBlock(item, item.summary, 'step-summary') : null;
+        const note = summary && item.spend?.reached ? h('details', { class: 'step-why' }, h('summary', {}, t('stepBudgetDetails')), summary) : summary;
+        return h('div', { class: 'step-block' }, el, budget, note, actions);
       }
       case 'outcome': {
         const el = h('div', { class: ['card', 'outcome', `outcome-${item.outcome}`] },

@@ -2,6 +2,7 @@ import type { StepRole } from '../../src/shared/plan';
 import type { PlanStepDraft, WebviewIntent } from '../../src/shared/webviewProtocol';
 import { button, h, replaceChildren } from './dom';
 import { icon } from './icons';
+import { stepBudgetView } from './stepBudgetView';
 import type { AppState } from './store';
 
 const ROLES: readonly StepRole[] = ['coder', 'researcher', 'reporter', 'browser'];
@@ -91,8 +92,14 @@ export class PlanReview {
     remove.disabled = this.drafts.length === 1;
     return h('li', { class: 'review-step', 'data-index': index },
       h('span', { class: 'review-num' }, String(index + 1)),
-      h('div', { class: 'review-fields' }, h('div', { class: 'review-line' }, title, role), description),
+      h('div', { class: 'review-fields' }, h('div', { class: 'review-line' }, title, this.estimateOf(draft), role), description),
       h('div', { class: 'review-tools' }, up, down, remove));
+  }
+
+  /** A planned step's estimate ("≈40k tokens"): the core keeps it for a step that keeps its id; added steps have none. */
+  private estimateOf(draft: PlanStepDraft): HTMLElement | null {
+    const estimate = draft.id === undefined ? undefined : this.source?.plan.steps.find((s) => s.id === draft.id)?.estimate;
+    return estimate === undefined ? null : stepBudgetView({ status: 'pending', estimate }, this.t!);
   }
 
   private swap(a: number, b: number): void {

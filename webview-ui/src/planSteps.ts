@@ -2,6 +2,7 @@ import type { WebviewIntent } from '../../src/shared/webviewProtocol';
 import { canRetryStep } from '../../src/shared/vocabulary';
 import { button, clip, h, replaceChildren } from './dom';
 import { icon, stepIcon } from './icons';
+import { stepBudgetView, stepBudgetWords } from './stepBudgetView';
 import type { AppState } from './store';
 import type { PlanStepView, PlanView } from './viewModel';
 
@@ -62,14 +63,19 @@ export class PlanSteps {
     const t = state.t;
     const isCurrent = step.id === state.run.currentStepId;
     const index = this.plan?.steps.indexOf(step) ?? -1;
+    const budgetWords = stepBudgetWords(step, t);
+    const announce = t('stepAnnounce', index + 1, t(`step.${step.status}`), step.title);
+    // Before the step runs its estimate sits beside the title; once it runs, its spending gets a line of its own.
+    const budget = stepBudgetView(step, t);
     const li = h('li', {
       class: ['step', `step-${step.status}`, isCurrent && 'current'], 'data-step-id': step.id, 'data-status': step.status, tabindex: '0',
-      role: 'listitem', 'aria-current': isCurrent ? 'step' : undefined, 'aria-label': t('stepAnnounce', index + 1, t(`step.${step.status}`), step.title),
+      role: 'listitem', 'aria-current': isCurrent ? 'step' : undefined, 'aria-label': budgetWords ? `${announce}. ${budgetWords}` : announce,
     },
       stepIcon(step.status),
       h('div', { class: 'step-main' },
-        h('div', { class: 'step-line' }, h('span', { class: 'step-title' }, step.title),
+        h('div', { class: 'step-line' }, h('span', { class: 'step-title' }, step.title), step.spend ? null : budget,
           h('span', { class: ['badge', `badge-${step.status}`] }, t(`step.${step.status}`))),
+        step.spend ? budget : null,
         h('div', { class: 'step-desc' }, h('span', { class: 'role' }, roleLabel(step.role, t)), step.description ? ` ${clip(step.description, 300)}` : ''),
         // The step's summary is said once, under its header in the timeline (a click here scrolls to it).
         canRetryStep(step.status) ? h('div', { class: 'buttons' }, button(t('retry'), () => this.post({ type: 'retryStep', stepId: step.id }), { icon: icon('retry'), action: 'retry' })) : null));

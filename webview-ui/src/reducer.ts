@@ -2,6 +2,7 @@ import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus, Usage } from 
 import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
 import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomes';
+import { applyStepUsage, carriedStep, markBudgetReached } from './stepSpend';
 
 /** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
 export const OUTPUT_KEEP_CHARS = 16 * 1024;
@@ -133,7 +134,7 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     }
     case 'plan_updated': {
       const old = new Map((view.plan?.steps ?? []).map((s) => [s.id, s]));
-      const steps: PlanStepView[] = event.steps.map((s) => ({ ...s, summary: old.get(s.id)?.summary }));
+      const steps: PlanStepView[] = event.steps.map((s) => carriedStep(s, old.get(s.id)));
       const plan = { goal: view.plan?.goal ?? '', thought: view.plan?.thought ?? '', steps };
       return append(closeText({ ...view, plan }), { kind: 'planNote', id: `plan:${seq}`, created: false, text: event.reason, stepCount: steps.length });
     }
@@ -152,8 +153,11 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       if (headerIndex >= 0) {
         v = { ...v, items: replaceAt(v.items, headerIndex, { ...(v.items[headerIndex] as StepItem), status: event.status, summary: event.summary }) };
       }
+      if (event.budgetReached) v = markBudgetReached(v, event.stepId);
       return v.currentStepId === event.stepId ? { ...v, currentStepId: undefined } : v;
     }
+    case 'step_usage':
+      return applyStepUsage(view, event);
     case 'report': {
       const v = closeText({ ...view, report: { markdown: event.markdown, path: event.path } });
       return append(v, { kind: 'report', id: `report:${seq}`, markdown: event.markdown, path: event.path });

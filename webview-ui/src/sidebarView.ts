@@ -5,6 +5,8 @@ import { ContextGauge } from './contextGauge';
 import { button, clip, formatCount, h, replaceChildren, setShown, setText } from './dom';
 import { icon, stepIcon } from './icons';
 import { HistoryList } from './historyList';
+import { stepBudgetWords } from './stepBudgetView';
+import { compactTokens } from '../../src/shared/compactTokens';
 import { McpSection } from './mcpSection';
 import { holdsPrompts, PromptDock } from './promptDock';
 import { SetupView } from './setupView';
@@ -190,7 +192,9 @@ export class SidebarView {
     const current = plan.steps.find((s) => s.id === state.run.currentStepId) ?? plan.steps.find((s) => s.status === 'in_progress' || s.status === 'failed');
     replaceChildren(this.strip, current ? stepIcon(current.status) : icon('panel'),
       h('span', { class: 'strip-progress' }, t('planProgress', done, plan.steps.length)),
-      current ? h('span', { class: 'strip-step' }, clip(current.title, 80)) : null);
+      current ? h('span', { class: 'strip-step' }, clip(current.title, 80)) : null,
+      current?.spend ? h('span', { class: 'strip-budget', 'data-level': current.spend.reached ? 'reached' : current.spend.level, title: stepBudgetWords(current, t) },
+        t('stepSpend', compactTokens(current.spend.spent), compactTokens(current.spend.budget))) : null);
     this.strip.title = t('openPanel');
   }
 }

@@ -189,6 +189,15 @@ export const en = {
   approvalKeys: 'Enter approves, Escape rejects',
   imagesReadBy: 'What {0} saw in the images',
   imagesNotRead: 'No model read these images',
+  stepEstimate: '≈{0} tokens',
+  stepEstimateLabel: 'Token budget: about {0} tokens',
+  stepSpend: '{0} / {1}',
+  stepSpendLabel: 'Used {0} of its {1}-token budget',
+  stepBudgetLow: 'Running low',
+  stepBudgetLowLabel: 'Running low on its token budget; the agent was asked to wrap up',
+  stepBudgetOver: 'Over budget',
+  stepBudgetReached: 'Stopped: token budget used up',
+  stepBudgetDetails: 'Details',
 } as const;
 
 /** A key of the string table. */

@@ -190,4 +190,13 @@ export const zhCN: Record<StringKey, string> = {
   approvalKeys: 'Enter 批准，Escape 拒绝',
   imagesReadBy: '{0} 从图片中看到的内容',
   imagesNotRead: '没有模型读取这些图片',
+  stepEstimate: '≈{0} 个令牌',
+  stepEstimateLabel: '令牌预算：约 {0} 个令牌',
+  stepSpend: '{0} / {1}',
+  stepSpendLabel: '已用 {0}，预算 {1} 个令牌',
+  stepBudgetLow: '预算将尽',
+  stepBudgetLowLabel: '令牌预算快用完了，已请代理收尾',
+  stepBudgetOver: '超出预算',
+  stepBudgetReached: '已停止：令牌预算已用完',
+  stepBudgetDetails: '详情',
 };

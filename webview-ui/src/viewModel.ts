@@ -1,4 +1,4 @@
-import type { AgentState, ApprovalCategory, ContextParts, CostFigures, RunOutcome, StepStatus, Usage } from '../../src/shared/events';
+import type { AgentState, ApprovalCategory, ContextParts, CostFigures, RunOutcome, StepBudgetLevel, StepStatus, Usage } from '../../src/shared/events';
 
 /** Lifecycle of a tool card as the user sees it. */
 export type ToolStatus = 'running' | 'awaiting_approval' | 'done' | 'error' | 'failed' | 'stopped' | 'rejected' | 'interrupted' | 'background' | 'ended';
@@ -120,6 +120,17 @@ export interface StepItem extends ItemBase {
   summary?: string;
   /** The checkpoint taken when the step started ("Show changes", "Restore to before this step"). */
   checkpointId?: string;
+  /** The step's token spending against its budget (budgeted steps only). */
+  spend?: StepSpendView;
+}
+
+/** A budgeted step's effective tokens against its budget, as the core last reported them. */
+export interface StepSpendView {
+  spent: number;
+  budget: number;
+  level: StepBudgetLevel;
+  /** The core ended the step because it used up its budget. */
+  reached?: boolean;
 }
 
 /** How the run ended. */
@@ -197,6 +208,10 @@ export interface PlanStepView {
   role: string;
   status: StepStatus;
   summary?: string;
+  /** The planner's estimate in effective tokens: the step's budget before it runs. */
+  estimate?: number;
+  /** Its spending once it ran (budgeted steps only); cleared when the step goes back to pending. */
+  spend?: StepSpendView;
 }
 
 /** The plan of the run, as last created or updated. */

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../shared/events';
+import type { AgentEvent, StepBudgetLevel } from '../../shared/events';
 import type { AnyTool } from '../tools/tool';
 import { ToolRegistry } from '../tools/toolRegistry';
 import type { TaskBudget } from './taskBudget';
@@ -11,6 +11,27 @@ export const MIN_ESTIMATE_TOKENS = 1_000;
 
 /** Share of a step's budget after which its agent is told, once, to wrap up. */
 export const WRAP_UP_SHARE = 0.8;
+
+/** Least growth, as a share of the budget, worth a new `step_usage` event (views need no finer steps). */
+export const USAGE_REPORT_SHARE = 0.02;
+
+/** A step's spending as its views last heard it. */
+export interface StepSpend {
+  spent: number;
+  level: StepBudgetLevel;
+}
+
+/**
+ * Whether `now` is worth telling the views after `last` (the throttle of `step_usage`): always
+ * when nothing was told yet or the level changed, else when spending grew by at least
+ * `USAGE_REPORT_SHARE` of the budget (and by a whole token). `final` (the step ended) reports any change.
+ */
+export function usageReportDue(last: StepSpend | undefined, now: StepSpend, limit: number, final = false): boolean {
+  if (!last || last.level !== now.level) return true;
+  const grown = now.spent - last.spent;
+  if (final) return grown !== 0;
+  return grown >= Math.max(1, USAGE_REPORT_SHARE * limit);
+}
 
 /**
  * A planner's (or updater's) step estimate as effective tokens: `small` / `medium` / `large`
@@ -40,7 +61,9 @@ const WRAP_UP_NOTE =
 /**
  * Watches one step's share of the task budget: past `WRAP_UP_SHARE` it emits a notice and hands
  * the agent a wrap-up note once (appended to the next tool result); past the limit it emits a
- * notice and aborts `signal`, which ends the step (not completed). `close` stops watching.
+ * notice and aborts `signal`, which ends the step (not completed). It tells the views the step's
+ * spending as `step_usage` events (at the start, throttled while it runs, and at `close`, which
+ * stops watching).
  */
 export class StepBudget {
   private readonly start: number;
@@ -48,14 +71,17 @@ export class StepBudget {
   private readonly unsubscribe: () => void;
   private noteDue = false;
   private warned = false;
+  private reported: StepSpend | undefined;
 
   constructor(
     readonly limit: number,
     private readonly task: TaskBudget,
     private readonly emit: (event: AgentEvent) => void,
+    private readonly stepId: string,
   ) {
     this.start = task.spent;
     this.unsubscribe = task.onAdd(() => this.check());
+    this.report(false);
   }
 
   /** Effective tokens this step has used. */
@@ -84,6 +110,17 @@ export class StepBudget {
 
   close(): void {
     this.unsubscribe();
+    this.report(true);
+  }
+
+  /** Sends a `step_usage` event when the views should hear of the step's spending (see `usageReportDue`). */
+  private report(final: boolean): void {
+    const spent = Math.round(this.used);
+    // The level is the core's own verdict (the wrap-up note given, the step stopped), not a recount.
+    const now: StepSpend = { spent, level: this.exceeded ? 'over' : this.warned ? 'low' : 'ok' };
+    if (!usageReportDue(this.reported, now, this.limit, final)) return;
+    this.reported = now;
+    this.emit({ type: 'step_usage', stepId: this.stepId, spent, budget: Math.round(this.limit), level: now.level });
   }
 
   private wrapTool(tool: AnyTool): AnyTool {
@@ -102,6 +139,7 @@ export class StepBudget {
     if (this.used > this.limit) {
       this.emit({ type: 'notice', level: 'warning', code: 'step_limit', message: `Stopped the step: ${this.reason()}.` });
       this.controller.abort();
+      this.report(false);
       return;
     }
     if (!this.warned && this.used >= WRAP_UP_SHARE * this.limit) {
@@ -110,5 +148,6 @@ export class StepBudget {
       const message = `The step used ${Math.round(this.used)} of its ${this.limit} tokens; the agent was asked to wrap up.`;
       this.emit({ type: 'notice', level: 'info', code: 'other', message });
     }
+    this.report(false);
   }
 }

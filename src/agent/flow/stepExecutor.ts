@@ -35,7 +35,7 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   const stepNumber = state.plan.steps.indexOf(step) + 1;
   await ctx.guards.checkpoints.take('step', { stepId: step.id, stepNumber, stepTitle: step.title }, ctx.signal);
   const limit = stepTokenBudget(step.estimate, ctx.budget);
-  const stepBudget = limit === undefined ? undefined : new StepBudget(limit, ctx.budget, (event) => ctx.options.events.emit(event));
+  const stepBudget = limit === undefined ? undefined : new StepBudget(limit, ctx.budget, (event) => ctx.options.events.emit(event), step.id);
   const tools = toolsForRole(ctx.options.tools, step.role);
   const result = await runInner(ctx, {
     task: resumed ? resumed.instruction : stepTask(state, step),
@@ -58,7 +58,7 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   const why = budgetReached ? budgetNote(stepBudget!, result) : failureNote(result, outcome, ctx);
   const summary = clipNote(completed ? result.summary?.trim() || '(no summary)' : why);
   const status = completed ? 'completed' : 'failed';
-  commit(ctx, progress, applyStepResult(progress.state!, stepId, { status, summary }));
+  commit(ctx, progress, applyStepResult(progress.state!, stepId, { status, summary, ...(budgetReached ? { budgetReached } : {}) }));
   return { status, summary, outcome, ...(budgetReached ? { budgetReached } : {}) };
 }
 

@@ -14,6 +14,38 @@ function render(events: AgentEvent[], color = false): string {
 }
 
 describe('ConsoleRenderer', () => {
+  it('prints each step\'s budget in the plan, its budget when it starts and its spending when it ends (none for steps without one)', () => {
+    const step = (id: string, title: string, estimate?: number) => ({ id, title, description: '', role: 'coder', status: 'pending' as const, ...(estimate ? { estimate } : {}) });
+    const out = render([
+      { type: 'plan_created', goal: 'g', thought: '', steps: [step('1', 'Survey', 40_000), step('2', 'Fix', 12_000), step('3', 'Notes')] },
+      { type: 'step_started', stepId: '1' },
+      { type: 'step_usage', stepId: '1', spent: 0, budget: 40_000, level: 'ok' },
+      { type: 'step_usage', stepId: '1', spent: 12_400, budget: 40_000, level: 'ok' },
+      { type: 'step_finished', stepId: '1', status: 'completed', summary: 'Surveyed.' },
+      { type: 'step_started', stepId: '2' },
+      { type: 'step_usage', stepId: '2', spent: 0, budget: 9_500, level: 'ok' },
+      { type: 'step_usage', stepId: '2', spent: 15_000, budget: 9_500, level: 'over' },
+      { type: 'step_finished', stepId: '2', status: 'failed', summary: 'Failed: step budget reached.', budgetReached: true },
+      { type: 'step_started', stepId: '3' },
+      { type: 'step_finished', stepId: '3', status: 'completed', summary: 'Wrote notes.' },
+    ]);
+    assert.equal(out, [
+      'Plan: g',
+      '  ○ 1. [coder] Survey  ≈40k tokens',
+      '  ○ 2. [coder] Fix  ≈12k tokens',
+      '  ○ 3. [coder] Notes',
+      '▶ step 1',
+      '  step budget: 40k tokens',
+      '● step 1 completed (12k / 40k tokens): Surveyed.',
+      '▶ step 2',
+      '  step budget: 9.5k tokens',
+      '✗ step 2 failed (15k / 9.5k tokens, token budget used up): Failed: step budget reached.',
+      '▶ step 3',
+      '● step 3 completed: Wrote notes.',
+      '',
+    ].join('\n'));
+  });
+
   it('streams text, shows tool calls with results and the outcome, each on its own line', () => {
     const out = render([
       { type: 'run_started', task: 't', workspace: '/w', model: 'm' },

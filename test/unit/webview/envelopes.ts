@@ -29,3 +29,26 @@ export function plannedRun(): AgentEvent[] {
     { type: 'step_finished', stepId: 's2', status: 'failed', summary: 'Could not fix.' },
   ];
 }
+
+const budgetStep = (id: string, title: string, estimate?: number) => ({ id, title, description: `do ${title}`, role: 'coder', status: 'pending' as const, ...(estimate ? { estimate } : {}) });
+
+/** A planned run whose first step runs low, the second is stopped by its budget and split, the third has no estimate. */
+export function budgetedRun(): AgentEvent[] {
+  return [
+    { type: 'run_started', task: 'Survey and fix', workspace: '/ws', model: 'm' },
+    { type: 'plan_created', goal: 'g', thought: '', steps: [budgetStep('1', 'Survey', 40_000), budgetStep('2', 'Fix', 12_000), budgetStep('3', 'Notes')] },
+    { type: 'step_started', stepId: '1' },
+    { type: 'step_usage', stepId: '1', spent: 0, budget: 40_000, level: 'ok' },
+    { type: 'step_usage', stepId: '1', spent: 33_000, budget: 40_000, level: 'low' },
+    { type: 'step_finished', stepId: '1', status: 'completed', summary: 'Surveyed.' },
+    { type: 'step_started', stepId: '2' },
+    { type: 'step_usage', stepId: '2', spent: 0, budget: 12_000, level: 'ok' },
+    { type: 'step_usage', stepId: '2', spent: 15_000, budget: 12_000, level: 'over' },
+    { type: 'step_finished', stepId: '2', status: 'failed', summary: 'Failed: step budget reached: …', budgetReached: true },
+    { type: 'plan_updated', reason: 'plan updated: split "Fix" (step budget reached): too big', steps: [
+      { ...budgetStep('1', 'Survey', 40_000), status: 'completed' }, { ...budgetStep('2', 'Fix', 12_000), status: 'skipped' },
+      budgetStep('4', 'Fix a', 40_000), budgetStep('3', 'Notes'),
+    ] },
+  ];
+}
+
