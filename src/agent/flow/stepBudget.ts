@@ -1,4 +1,5 @@
 import type { AgentEvent, StepBudgetLevel } from '../../shared/events';
+import { CancelledError } from '../errors';
 import type { AnyTool } from '../tools/tool';
 import { ToolRegistry } from '../tools/toolRegistry';
 import type { TaskBudget } from './taskBudget';
@@ -138,7 +139,8 @@ export class StepBudget {
     if (this.exceeded) return;
     if (this.used > this.limit) {
       this.emit({ type: 'notice', level: 'warning', code: 'step_limit', message: `Stopped the step: ${this.reason()}.` });
-      this.controller.abort();
+      // The stop's words reach the call in flight ("stopped: …"), not "cancelled by the user".
+      this.controller.abort(new CancelledError(`stopped: ${this.reason()}`));
       this.report(false);
       return;
     }

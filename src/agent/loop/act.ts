@@ -29,7 +29,7 @@ export async function act(run: RunSession, calls: readonly ModelToolCall[]): Pro
       continue;
     }
     if (run.options.signal.aborted) {
-      for (const rest of calls.slice(index)) answerWithoutRunning(run, rest, CANCELLED_RESULT, true);
+      for (const rest of calls.slice(index)) answerWithoutRunning(run, rest, cancelledAnswer(run), true);
       throw new CancelledError();
     }
     announce(run, call);
@@ -39,8 +39,8 @@ export async function act(run: RunSession, calls: readonly ModelToolCall[]): Pro
       result = await settleImages(run, call, await runCall(run, call), pendingImages);
     } catch (error) {
       if (!isCancellation(error) && !run.options.signal.aborted) throw error;
-      record(run, call, { content: CANCELLED_RESULT, isError: true }, started, false);
-      for (const rest of calls.slice(index + 1)) answerWithoutRunning(run, rest, CANCELLED_RESULT, true);
+      record(run, call, { content: cancelledAnswer(run), isError: true, stopped: true }, started, false);
+      for (const rest of calls.slice(index + 1)) answerWithoutRunning(run, rest, cancelledAnswer(run), true);
       throw isCancellation(error) ? error : new CancelledError();
     }
     record(run, call, result, started);
@@ -117,7 +117,13 @@ function record(run: RunSession, call: ModelToolCall, result: ToolResult, starte
 
 function answerWithoutRunning(run: RunSession, call: ModelToolCall, content: string, isError: boolean): void {
   announce(run, call);
-  record(run, call, { content, isError }, run.options.clock.now(), false);
+  record(run, call, { content, isError, ...(content === SKIPPED_AFTER_FINISH ? {} : { stopped: true }) }, run.options.clock.now(), false);
+}
+
+/** What an interrupted call is answered with: the stop's own words when it gave some (a step's budget), else "cancelled by the user". */
+function cancelledAnswer(run: RunSession): string {
+  const reason: unknown = run.options.signal.reason;
+  return reason instanceof CancelledError && reason.message !== new CancelledError().message ? reason.message : CANCELLED_RESULT;
 }
 
 /** Parsed arguments when they are JSON, else the raw text (so the UI shows what the model sent). */

@@ -152,6 +152,10 @@ describe('planning flow: per-step token budgets', () => {
     const stopped = h.of('notice').filter((n) => n.code === 'step_limit');
     assert.deepEqual(stopped.map((n) => n.level), ['warning']);
     assert.match(stopped[0]!.message, /^Stopped the step: step budget reached/);
+    // The call the stop caught is answered with the stop's words, never "cancelled by the user".
+    const caught = h.of('tool_result').filter((r) => r.name === 'list_files')[2]!;
+    assert.match(caught.content, /^stopped: step budget reached: the step used 15000 of its 12000 tokens/);
+    assert.equal(caught.stopped, true);
 
     const failure = requestsOf(model, 'updater').find((r) => /failed/.test(r.messages.at(-1)!.content))!;
     assert.deepEqual(failure.tools.map((t) => t.name), ['retry_step', 'skip_step', 'stop_task', 'split_step']);
