@@ -236,7 +236,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
 
   function fillSummary(summary: HTMLElement, card: ToolCard): void {
     const t = ctx.t();
-    const brief = briefOf(card.args);
+    const brief = toolBrief(t, card);
     replaceChildren(summary, toolIcon(card.status), h('span', { class: 'tool-name' }, card.name),
       brief ? h('span', { class: 'tool-brief' }, clip(brief, 80)) : null,
       h('span', { class: ['badge', `badge-tool-${card.status}`] }, statusLabel(card)),
@@ -342,6 +342,15 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
 }
 
 /** The argument a person would recognise the call by: a path, command, pattern or query. */
+/** A tool card's one-line brief: its main argument; for `read_output` "more of run_command npm test · from line 41" rather than a call id. */
+export function toolBrief(t: Translate, card: Pick<ToolCard, 'args' | 'readsFrom'>): string | undefined {
+  if (!card.readsFrom) return briefOf(card.args);
+  const source = `${card.readsFrom.name} ${briefOf(card.readsFrom.args) ?? ''}`.trim();
+  const start = (card.args as { start_line?: unknown } | undefined)?.start_line;
+  return typeof start === 'number' ? `${t('tool.moreOf', source)} · ${t('tool.fromLine', start)}` : t('tool.moreOf', source);
+}
+
+/** The main argument of a tool call (path, command, pattern, …), else its first string argument. */
 export function briefOf(args: unknown): string | undefined {
   if (typeof args === 'string') return args;
   if (!args || typeof args !== 'object') return undefined;

@@ -62,9 +62,11 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'tool_call': {
       const v = closeText(view);
       if (findIndex(v.items, toolId(event.callId)) >= 0) return v;
+      const readsFrom = event.name === 'read_output' ? outputSource(v, event.args) : undefined;
       const card: ToolCard = {
         kind: 'tool', id: toolId(event.callId), stepId: v.currentStepId, callId: event.callId, name: event.name, args: event.args,
         category: event.category, output: '', outputOmitted: 0, resultOmitted: 0, isError: false, status: 'running',
+        ...(readsFrom ? { readsFrom } : {}),
       };
       return append(v, card);
     }
@@ -386,4 +388,13 @@ function withPins(view: RunView, pinned: readonly string[]): RunView {
     items[index] = { ...item, pinned: set.has(item.callId) };
   });
   return items ? { ...view, items } : view;
+}
+
+/** The earlier call a `read_output` reads (its `call_id`, without the `~N` a reused id gets), when it is on the timeline. */
+function outputSource(view: RunView, args: unknown): ToolCard['readsFrom'] {
+  const callId = (args as { call_id?: unknown } | undefined)?.call_id;
+  if (typeof callId !== 'string') return undefined;
+  const index = findIndex(view.items, toolId(callId.replace(/~\d+$/, '')));
+  const source = index >= 0 ? view.items[index] : undefined;
+  return source?.kind === 'tool' ? { name: source.name, args: source.args } : undefined;
 }

@@ -57,6 +57,8 @@ export const en = {
   toolResult: 'Result',
   omittedOutput: '… {0} earlier characters not shown',
   omittedResult: '({0} characters omitted)',
+  'tool.moreOf': 'more of {0}',
+  'tool.fromLine': 'from line {0}',
   'tool.running': 'Running',
   'tool.awaiting_approval': 'Waiting for approval',
   'tool.done': 'Done',

@@ -58,6 +58,8 @@ export const zhCN: Record<StringKey, string> = {
   toolResult: '结果',
   omittedOutput: '……前面 {0} 个字符未显示',
   omittedResult: '（省略了 {0} 个字符）',
+  'tool.moreOf': '{0} 的更多输出',
+  'tool.fromLine': '从第 {0} 行起',
   'tool.running': '运行中',
   'tool.awaiting_approval': '等待批准',
   'tool.done': '完成',

@@ -63,6 +63,8 @@ export interface ToolCard extends ItemBase {
   status: ToolStatus;
   /** The user pinned this result: it survives eliding and compaction. */
   pinned?: boolean;
+  /** For `read_output`: the earlier call whose cut output it reads (shown instead of a call id). */
+  readsFrom?: { name: string; args: unknown };
 }
 
 /** An approval the agent asked for; answerable while `pending`. */
