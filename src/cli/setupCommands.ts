@@ -173,7 +173,7 @@ export async function setupCommand(io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof CancelledError || io.signal.aborted) return SETUP_EXIT.cancelled;
     if (!(error instanceof UsageError)) throw error;
-    stderr(`stepwise: ${error.message}\n\n${SETUP_USAGE}\n`);
+    stderr(`stepwise: ${error.message}\n(stepwise ${io.argv[0]} --help lists the options)\n`);
     return SETUP_EXIT.usage;
   }
 }
