@@ -25,10 +25,12 @@ export const SetupOptions = z.object({
 export type SetupOptions = z.infer<typeof SetupOptions>;
 
 /** Help for the set-up commands (also part of the main USAGE). */
-export const SETUP_USAGE = `Usage: stepwise presets [--json]                       the providers Stepwise knows, with their default base URLs
-       stepwise models [endpoint options] [--json]        the endpoint's models, with context windows where known
+export const SETUP_USAGE = `Usage: stepwise presets [--json]
+           the providers Stepwise knows, with their default base URLs
+       stepwise models [endpoint options] [--json]
+           the endpoint's models, with their context windows where known (Ollama: loaded or not)
        stepwise check [endpoint options] [--model M] [--json]
-                                                           one tiny real request: "Connected … N ms" or what is wrong
+           one tiny real request: "Connected … N ms", or what is wrong and what to do
 
 Endpoint options (default: $OPENAI_BASE_URL, else OpenAI):
   --preset NAME            openai, azure, deepseek, openrouter, ollama, lmstudio or custom (see stepwise presets)

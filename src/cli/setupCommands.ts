@@ -98,6 +98,7 @@ async function listCommand(out: SetupOut, { service, draft, preset, keySource, s
   const result = await service.models(draft, signal);
   if (result.error) return printFailure(out, `could not list the models at ${baseUrl}`, context, { ...result.error, hint: setupHint(result.error.code, keySource, preset) });
   const loaded = await service.loadedModels(draft, signal);
+  if (signal.aborted) throw new CancelledError();
   const models = result.models.map((m) => ({ ...m, ...(loaded ? { loaded: loaded.has(m.id), ...(loaded.get(m.id) ? { loadedContextWindow: loaded.get(m.id) } : {}) } : {}) }));
   if (out.options.json) {
     out.stdout(JSON.stringify({ ok: true, ...context, models }) + '\n');
