@@ -18,10 +18,12 @@ export const LAYERS = {
   node: { folder: 'src/node', layers: ['shared', 'agent'], packages: ['zod', 'execa', 'ignore', '@mozilla/readability', 'linkedom', 'turndown',
     'turndown-plugin-gfm', 'iconv-lite', 'playwright-core'], builtins: NODE_SIDE },
   mcp: { folder: 'src/mcp', layers: ['shared', 'agent'], packages: ['zod', '@modelcontextprotocol/sdk', 'jsonc-parser'], builtins: NODE_SIDE },
-  hostCommon: { folder: 'src/host/common', layers: ['shared', 'agent', 'node', 'mcp'], packages: ['zod'], builtins: NODE_SIDE },
-  hostVscode: { folder: 'src/host/vscode', layers: ['shared', 'agent', 'node', 'mcp', 'hostCommon'], packages: ['zod', 'vscode'], builtins: NODE_SIDE },
-  extension: { folder: 'src/extension.ts', layers: ['shared', 'agent', 'node', 'mcp', 'hostCommon', 'hostVscode'], packages: ['vscode'], builtins: NODE_SIDE },
-  cli: { folder: 'src/cli', layers: ['shared', 'agent', 'node', 'mcp'], packages: ['zod'], builtins: NODE_SIDE },
+  // Model set-up (presets, model lists, connection test): host code both hosts use, so the CLI may import it too.
+  hostSetup: { folder: 'src/host/common/setup', layers: ['shared', 'agent', 'node', 'mcp'], packages: ['zod'], builtins: NODE_SIDE },
+  hostCommon: { folder: 'src/host/common', layers: ['shared', 'agent', 'node', 'mcp', 'hostSetup'], packages: ['zod'], builtins: NODE_SIDE },
+  hostVscode: { folder: 'src/host/vscode', layers: ['shared', 'agent', 'node', 'mcp', 'hostCommon', 'hostSetup'], packages: ['zod', 'vscode'], builtins: NODE_SIDE },
+  extension: { folder: 'src/extension.ts', layers: ['shared', 'agent', 'node', 'mcp', 'hostCommon', 'hostSetup', 'hostVscode'], packages: ['vscode'], builtins: NODE_SIDE },
+  cli: { folder: 'src/cli', layers: ['shared', 'agent', 'node', 'mcp', 'hostSetup'], packages: ['zod'], builtins: NODE_SIDE },
   webview: { folder: 'webview-ui/src', layers: ['shared'], packages: ['marked', 'dompurify'], builtins: [] },
 };
 
@@ -33,10 +35,13 @@ const SIZE_RULES = {
   'max-params': ['error', 5],
 };
 
-const layerConfigs = Object.entries(LAYERS).map(([name, layer]) => ({
+const stepwisePlugin = { rules: { 'layer-imports': layerImportsRule } };
+// A folder inside another layer's folder (src/host/common/setup) matches both globs: its own config comes
+// last (longer folders later) so its rule options win, as the rule itself picks the longest folder.
+const layerConfigs = Object.entries(LAYERS).sort(([, a], [, b]) => a.folder.length - b.folder.length).map(([name, layer]) => ({
   files: [layer.folder.endsWith('.ts') ? layer.folder : `${layer.folder}/**/*.ts`],
   ...(name === 'webview' ? { languageOptions: { globals: { ...globals.browser } } } : {}),
-  plugins: { stepwise: { rules: { 'layer-imports': layerImportsRule } } },
+  plugins: { stepwise: stepwisePlugin },
   rules: { 'stepwise/layer-imports': ['error', { layer: name, layers: LAYERS }], ...SIZE_RULES },
 }));
 

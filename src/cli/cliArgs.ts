@@ -90,6 +90,12 @@ Environment: OPENAI_API_KEY or STEPWISE_API_KEY, OPENAI_BASE_URL, STEPWISE_MODEL
        stepwise checkpoints <task-id> [--json] [--workspace DIR]
        stepwise restore <task-id> (--to ID | --before-step N) [--files | --conversation] [--force] [--workspace DIR]
        stepwise history list [words…] [--json] | export <task-id> [--format markdown|json] [--out FILE] | delete <task-id> --yes | prune
+       stepwise presets [--json]                   the providers Stepwise knows, with their default base URLs
+       stepwise models [--preset NAME | --base-url URL] [--api-key-env VAR] [--azure-api-version V] [--json]
+                                                   the endpoint's models with their context windows (Ollama: loaded or not)
+       stepwise check [same endpoint options] [--model M] [--json]
+                                                   one tiny real request: "Connected … N ms", or what is wrong and what to do
+                                                   (stepwise models --help for details and exit codes)
 
 Task history and checkpoints live under $STEPWISE_HOME (default ~/.local/state/stepwise).
 Exit codes: 0 finished, 1 failed or limit reached, 2 usage error, 3 incomplete or unverified,
@@ -163,7 +169,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   if (values.help) return undefined;
   const [command, ...rest] = positionals;
   const parsedCommand = CliCommand.safeParse(command);
-  if (!parsedCommand.success) throw new UsageError(command ? `Unknown command "${command}"` : 'Missing command: run, tasks or resume');
+  if (!parsedCommand.success) throw new UsageError(command ? `Unknown command "${command}"` : 'Missing command: run, tasks, resume, or presets / models / check to set up a model');
   const { task, taskId } = positionalsOf(parsedCommand.data, rest);
   if (values.plan && values['no-plan']) throw new UsageError('--plan and --no-plan exclude each other');
 

@@ -31,6 +31,7 @@ import type { Prompter } from './prompter';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
 import { restoreCommand } from './restoreCommand';
 import { historyCommand } from './historyCommand';
+import { setupCommand } from './setupCommands';
 import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
 import { historyPruneFromEnv } from '../node/historyRules';
 
@@ -140,6 +141,7 @@ export async function runCli(io: CliIo): Promise<number> {
   if (command === 'checkpoints') return checkpointsCommand(io);
   if (command === 'restore') return restoreCommand(io);
   if (command === 'history') return historyCommand(io);
+  if (command === 'models' || command === 'presets' || command === 'check') return setupCommand(io);
   const parsed = await parseOptions(io);
   if (typeof parsed === 'number') return parsed;
   const { options, fileConfig } = parsed;

@@ -90,6 +90,14 @@ describe('lint enforces the layers', function () {
     assert.equal((await layerErrors('src/node/__fixture__.ts', `import { a } from '../cli/runCli';\nexport const x = a;\n`)).length, 1);
   });
 
+  it('the CLI may import the model set-up (src/host/common/setup) and nothing else of the host; the set-up stays VS Code-free', async () => {
+    assert.deepEqual(await layerErrors('src/cli/__fixture__.ts', `import { a } from '../host/common/setup/setupService';\nexport const x = a;\n`), []);
+    assert.equal((await layerErrors('src/cli/__fixture__.ts', `import { a } from '../host/common/config/stepwiseConfig';\nexport const x = a;\n`)).length, 1);
+    assert.equal((await layerErrors('src/host/common/setup/__fixture__.ts', `import * as v from 'vscode';\nexport const x = v;\n`)).length, 1);
+    assert.equal((await layerErrors('src/host/common/setup/__fixture__.ts', `import { a } from '../model/endpointOrigin';\nexport const x = a;\n`)).length, 1);
+    assert.deepEqual(await layerErrors('src/host/common/config/__fixture__.ts', `import { a } from '../setup/providerPresets';\nexport const x = a;\n`), []);
+  });
+
   it('src/host/common is VS Code-free: neither vscode nor src/host/vscode', async () => {
     assert.equal((await layerErrors('src/host/common/task/__fixture__.ts', `import * as v from 'vscode';\nexport const x = v;\n`)).length, 1);
     assert.equal((await layerErrors('src/host/common/task/__fixture__.ts', `import { a } from '../../vscode/task/taskController';\nexport const x = a;\n`)).length, 1);

@@ -65,6 +65,13 @@ describe('set-up service over real HTTP (fake Ollama, fake OpenAI-compatible, fa
     assert.equal(sent[0]!.body?.tools, undefined, 'no tools in a connection test');
   });
 
+  it('says which models Ollama has loaded and with what window (after the test above loaded one); other endpoints: unknown', async () => {
+    const loaded = await service().loadedModels({ presetId: 'ollama', baseUrl: ollama.url, model: '' }, signal());
+    assert.deepEqual(loaded && [...loaded], [['llama3.2:3b', 4096]]);
+    assert.equal(await service().loadedModels({ presetId: 'custom', baseUrl: openai.url, model: '' }, signal()), undefined);
+    assert.equal(await service().loadedModels({ presetId: 'ollama', baseUrl: 'http://127.0.0.1:9/v1', model: '' }, signal()), undefined);
+  });
+
   const failures: Array<[string, () => SetupDraft, string, RegExp]> = [
     ['a refused key (401)', () => ({ presetId: 'custom', baseUrl: openai.url, model: 'gpt-test', apiKey: 'sk-wrong' }), 'auth', /401/],
     ['a wrong path (404)', () => ({ presetId: 'custom', baseUrl: openai.url.replace(/\/v1$/, '/nope'), model: 'gpt-test', apiKey: 'sk-good' }), 'not_found', /404/],

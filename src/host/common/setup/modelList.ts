@@ -33,6 +33,24 @@ export function loadedContextLength(json: unknown, model: string): number | unde
 }
 
 /**
+ * The models Ollama has loaded now (`/api/ps`), by name, each with the window it was loaded with
+ * (`undefined` when an older server does not say). `undefined` when the endpoint does not answer
+ * `/api/ps` (not Ollama, or unreachable); never throws.
+ */
+export async function ollamaLoadedModels(request: EndpointRequest): Promise<Map<string, number | undefined> | undefined> {
+  try {
+    const loaded = new Map<string, number | undefined>();
+    for (const m of OllamaPs.parse(await getJson(`${ollamaRoot(request.baseUrl)}/api/ps`, request)).models) {
+      loaded.set(m.name, m.context_length);
+      if (m.model) loaded.set(m.model, m.context_length);
+    }
+    return loaded;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The window Ollama serves `model` with now (after a request loaded it): `/api/ps`'s
  * `context_length`, which is smaller than the trained length when the server runs with a smaller
  * `OLLAMA_CONTEXT_LENGTH`. `undefined` when the server does not say; never throws.

@@ -5,7 +5,7 @@ import type { Model } from '../../../agent/model/types';
 import type { Clock, Logger } from '../../../agent/ports';
 import type { ProviderPresetInfo, SetupDraft, SetupErrorCode, SetupModel } from '../../../shared/setupProtocol';
 import { codeOfModelError, testConnection, type ConnectionTestResult } from './connectionTest';
-import { listModels, ollamaLoadedWindow, SetupRequestError } from './modelList';
+import { listModels, ollamaLoadedModels, ollamaLoadedWindow, SetupRequestError } from './modelList';
 import { DEFAULT_AZURE_API_VERSION, presetById } from './providerPresets';
 
 /** What the set-up needs from its host: stored keys and (in VS Code) its language models. */
@@ -75,6 +75,22 @@ export class SetupService {
       if (error instanceof SetupRequestError || error instanceof SetupDraftError) return { models: [], error: { code: error.code, message: error.message } };
       throw error;
     }
+  }
+
+  /**
+   * For an Ollama endpoint: the models loaded now, with the window each was loaded with; `undefined`
+   * for other endpoints or when the server does not say. Never throws for an endpoint's failure.
+   */
+  async loadedModels(draft: SetupDraft, signal: AbortSignal): Promise<Map<string, number | undefined> | undefined> {
+    let endpoint;
+    try {
+      endpoint = this.endpointOf(draft);
+    } catch {
+      return undefined;
+    }
+    if (endpoint.preset.modelList !== 'ollama') return undefined;
+    const apiKey = await this.keyOf(draft, endpoint.baseUrl);
+    return ollamaLoadedModels({ baseUrl: endpoint.baseUrl, signal, ...(apiKey ? { apiKey } : {}) });
   }
 
   /** Sends one tiny real request with the draft's endpoint, key and model; never throws for an endpoint's failure. */
