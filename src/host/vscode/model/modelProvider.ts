@@ -61,7 +61,7 @@ export class ModelProvider {
     if (config.provider === 'vscode-lm') {
       const chat = await selectLmModel(config.model).catch(() => undefined);
       if (chat) {
-        const model = new LmChatModel(chat);
+        const model = new LmChatModel(chat, { toolProtocol: config.toolProtocol });
         return { tiers: { default: model }, displayName: chat.name || model.id };
       }
       this.logger.warn('stepwise.provider is vscode-lm but VS Code offers no language model; using the OpenAI-compatible endpoint');
