@@ -221,6 +221,8 @@ describe('VS Code language models (vscode.lm) in the real workbench', function (
     await (await sidebarFrame(page)).click('[data-action="stop"]');
     await until('the provider to see the cancellation', () => lm.cancelled.includes(held.requestId));
     await outcome(page, 'cancelled');
+    const card = await (await sidebarFrame(page)).locator('.card.outcome.outcome-cancelled').innerText();
+    assert.equal(occurrences(card, 'Stopped by the user.'), 1, `said once in:\n${card}`);
     await screenshots(page, 'vscode-lm-stopped-dark');
   });
 });
