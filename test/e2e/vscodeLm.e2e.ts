@@ -22,6 +22,8 @@ const SLOW_TASK = 'Write a long essay slowly';
 const NATIVE_ANSWER = 'The note gives the launch code 4-7-1-1 (read with a native call).';
 const TEXT_ANSWER = 'The note gives the launch code 4-7-1-1 (read with a tool block).';
 const STREAMED = 'Essay, part one: ';
+const FAILING_TASK = 'Summarise the repository';
+const PROVIDER_ERROR = 'You have exceeded your monthly quota of fake requests.';
 
 /** All text parts of a request, in order. */
 function allText(request: LmRequest): string {
@@ -38,6 +40,7 @@ const fence = (name: string, args: object): string => `\`\`\`tool\n${JSON.string
 function script(request: LmRequest): LmEvent[] {
   const text = allText(request);
   if (text.includes(SLOW_TASK)) return [{ text: STREAMED }, { hold: true }];
+  if (text.includes(FAILING_TASK)) return [{ error: PROVIDER_ERROR }];
   if (text.includes(NATIVE_TASK)) {
     if (parts(request, 'toolResult').length === 0) return [{ text: 'I will read the note.' }, { toolCall: { callId: 'lm-call-1', name: 'read_file', input: { path: 'notes/lm.txt' } } }];
     return [{ toolCall: { callId: 'lm-call-2', name: 'finish', input: { summary: NATIVE_ANSWER } } }];
@@ -151,6 +154,15 @@ describe('VS Code language models (vscode.lm) in the real workbench', function (
     await pickColorTheme(page, 'Dark Modern');
   });
 
+  it('after a window reload the saved VS Code model is still the one in use', async () => {
+    const page = wb!.page;
+    await page.reload();
+    await page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 60_000 });
+    const sidebar = await openSidebar(page);
+    await until('the switcher', async () => (await sidebar.locator('[data-action="model-switch"]').innerText().catch(() => '')) === 'VS Code language models · Fake Tools Model');
+    assert.equal(await sidebar.locator('[data-role="setup"]').isVisible(), false, 'the chat, not the set-up');
+  });
+
   it('native tool calls: the tools reach the model, the tool result goes back as a tool-result part, the answer shows once', async () => {
     const page = wb!.page;
     const before = lm.requests.length;
@@ -224,5 +236,16 @@ describe('VS Code language models (vscode.lm) in the real workbench', function (
     const card = await (await sidebarFrame(page)).locator('.card.outcome.outcome-cancelled').innerText();
     assert.equal(occurrences(card, 'Stopped by the user.'), 1, `said once in:\n${card}`);
     await screenshots(page, 'vscode-lm-stopped-dark');
+  });
+
+  it("a provider's failure reaches the user in its own words, once", async () => {
+    const page = wb!.page;
+    await sendTask(await sidebarFrame(page), FAILING_TASK);
+    await until('the failed outcome', async () => (await (await sidebarFrame(page)).locator('.card.outcome.outcome-failed').count()) === 1);
+    const card = await (await sidebarFrame(page)).locator('.card.outcome.outcome-failed').innerText();
+    assert.match(card, new RegExp(`^Failed\\n${PROVIDER_ERROR.replace(/[.]/g, '\\.')}\\n`), 'the words as the provider said them');
+    assert.equal(occurrences(card, PROVIDER_ERROR), 1, `said once in:\n${card}`);
+    assert.equal(await (await sidebarFrame(page)).locator('.card.outcome [data-action="retry-task"]').count(), 1, 'Retry offered');
+    await screenshots(page, 'vscode-lm-provider-error-dark');
   });
 });

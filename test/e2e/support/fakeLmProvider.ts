@@ -32,7 +32,8 @@ export interface LmRequest {
 }
 
 /** One streamed line of an answer. */
-export type LmEvent = { text: string } | { toolCall: { callId: string; name: string; input: object } } | { hold: true };
+/** `error`: the provider throws a `vscode.LanguageModelError` with that message. */
+export type LmEvent = { text: string } | { toolCall: { callId: string; name: string; input: object } } | { hold: true } | { error: string };
 
 /** A running script server. */
 export interface FakeLmScript {

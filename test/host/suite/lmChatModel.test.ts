@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../../../src/agent/errors';
 import { ModelAuthError } from '../../../src/agent/model/modelErrors';
 import type { ChatMessage } from '../../../src/agent/model/types';
-import { LmChatModel, toLmMessages } from '../../../src/host/vscode/model/lmChatModel';
+import { LmChatModel, toLmMessages, toModelError } from '../../../src/host/vscode/model/lmChatModel';
 
 /** A LanguageModelChat answering from a script: no language model can run here, the vscode.lm types are real. */
 function scriptedChat(parts: unknown[], seen: { messages?: vscode.LanguageModelChatMessage[]; options?: vscode.LanguageModelChatRequestOptions }, fail?: Error): vscode.LanguageModelChat {
@@ -82,6 +82,9 @@ describe('vscode.lm model adapter (real vscode.lm classes)', () => {
   it('maps vscode.lm errors to model errors and honours an aborted signal', async () => {
     const denied = new LmChatModel(scriptedChat([], {}, vscode.LanguageModelError.NoPermissions('no consent')));
     await assert.rejects(denied.complete({ messages: [], tools: [], toolChoice: 'auto', signal }), ModelAuthError);
+    // A provider's own error (no code, as an extension throws it) keeps its words without a stray ": ".
+    assert.equal(toModelError(new vscode.LanguageModelError('Monthly quota exceeded.')).message, 'Monthly quota exceeded.');
+    assert.equal(toModelError(vscode.LanguageModelError.NotFound('no such model')).message, 'NotFound: no such model');
     const controller = new AbortController();
     controller.abort();
     await assert.rejects(new LmChatModel(scriptedChat([], {})).complete({ messages: [], tools: [], toolChoice: 'auto', signal: controller.signal }), CancelledError);

@@ -56,7 +56,8 @@ export function toLmMessages(messages: readonly ChatMessage[]): vscode.LanguageM
 export function toModelError(error: unknown): Error {
   if (error instanceof vscode.CancellationError) return new CancelledError();
   if (error instanceof vscode.LanguageModelError) {
-    const message = `${error.code}: ${error.message}`;
+    // An extension's own LanguageModelError often has no code: its message alone, not ": message".
+    const message = error.code ? `${error.code}: ${error.message}` : error.message;
     switch (error.code) {
       case vscode.LanguageModelError.NoPermissions.name:
         return new ModelAuthError(message, { cause: error });
