@@ -32,6 +32,8 @@ export function resolveBaseUrl(config: StepwiseConfig, env: NodeJS.ProcessEnv): 
 export interface ResolvedModels {
   tiers: ModelTiers;
   displayName: string;
+  /** The window the provider reports for the default model (VS Code's `maxInputTokens`); used when `stepwise.contextWindow` is 0. */
+  contextWindow?: number;
 }
 
 /**
@@ -62,7 +64,7 @@ export class ModelProvider {
       const chat = await selectLmModel(config.model).catch(() => undefined);
       if (chat) {
         const model = new LmChatModel(chat, { toolProtocol: config.toolProtocol });
-        return { tiers: { default: model }, displayName: chat.name || model.id };
+        return { tiers: { default: model }, displayName: chat.name || model.id, ...(chat.maxInputTokens > 0 ? { contextWindow: chat.maxInputTokens } : {}) };
       }
       this.logger.warn('stepwise.provider is vscode-lm but VS Code offers no language model; using the OpenAI-compatible endpoint');
     }
