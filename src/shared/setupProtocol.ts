@@ -37,14 +37,14 @@ export const SetupDraft = z.object({
 export type SetupDraft = z.infer<typeof SetupDraft>;
 
 /** Where a learned context window came from. */
-export const ContextSource = z.enum(['num_ctx', 'model_info', 'listing', 'loaded']);
+export const ContextSource = z.enum(['num_ctx', 'model_info', 'listing', 'loaded', 'vscode']);
 export type ContextSource = z.infer<typeof ContextSource>;
 
 /** One model an endpoint offers, with its context window when the endpoint says it. */
 export const SetupModel = z.object({
   id: z.string().min(1).max(500),
   contextWindow: z.number().int().positive().optional(),
-  /** Where the window came from: Ollama's `num_ctx` parameter, the model's own `context_length`, the listing, or the window Ollama loaded it with (`/api/ps`). */
+  /** Where the window came from: Ollama's `num_ctx` parameter, the model's own `context_length`, the listing, the window Ollama loaded it with (`/api/ps`), or VS Code's `maxInputTokens`. */
   contextSource: ContextSource.optional(),
 });
 export type SetupModel = z.infer<typeof SetupModel>;
@@ -59,8 +59,8 @@ export const SetupState = z.object({
   contextWindow: z.number().int().min(0),
   /** A key is stored (or given by the environment) for the current endpoint's origin. */
   keyStored: z.boolean(),
-  /** VS Code's language models (empty when VS Code offers none). */
-  lmModels: z.array(z.object({ id: z.string().max(500), name: z.string().max(500) })).max(200),
+  /** VS Code's language models (empty when VS Code offers none), with the input window VS Code reports (`maxInputTokens`). */
+  lmModels: z.array(z.object({ id: z.string().max(500), name: z.string().max(500), contextWindow: z.number().int().positive().optional() })).max(200),
   /** Saves done from the set-up view in this window; the view closes when the count grows. */
   saves: z.number().int().min(0),
 });

@@ -290,9 +290,10 @@ function foldIntoOutcome(items: readonly Item[], event: AgentEventOf<'run_finish
   const ending = tail.filter((i): i is Extract<Item, { kind: 'error' }> => i.kind === 'error' && reason !== '' && reason.includes(i.message));
   const lastText = [...tail].reverse().find((i): i is TextItem => i.kind === 'text');
   const summary = event.summary?.trim() ?? '';
-  // The answer is said once: not again when the streamed text or the report just above already says it.
+  // The answer is said once: not again when the streamed text or the report just above already says it, nor
+  // as a summary that only repeats the card's reason ("Stopped by the user." twice).
   const report = [...tail].reverse().find((i): i is Extract<Item, { kind: 'report' }> => i.kind === 'report');
-  const repeats = summary !== '' && ((lastText !== undefined && lastText.text.trim() === summary) || (report !== undefined && report.markdown.includes(summary)));
+  const repeats = summary !== '' && ((lastText !== undefined && lastText.text.trim() === summary) || (report !== undefined && report.markdown.includes(summary)) || reason.trim() === summary);
   const changed = tail.some(mayHaveChanged);
   return {
     items: ending.length ? [...items.slice(0, start), ...tail.filter((i) => !ending.includes(i as never))] : items,

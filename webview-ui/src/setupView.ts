@@ -183,7 +183,7 @@ export class SetupView {
     if (!preset) return;
     const t = this.state!.t;
     if (preset.provider === 'vscode-lm') {
-      this.models = (this.seenSetup?.lmModels ?? []).map((m) => ({ id: m.id }));
+      this.models = (this.seenSetup?.lmModels ?? []).map((m): SetupModel => (m.contextWindow ? { id: m.id, contextWindow: m.contextWindow, contextSource: 'vscode' } : { id: m.id }));
       this.drawModels();
       return;
     }
@@ -237,8 +237,10 @@ export class SetupView {
       this.drawModels();
     }
     this.result.className = `setup-result ${reply.ok ? 'ok' : 'failed'}`;
+    // VS Code's models by the name the list shows, not by `vendor/id`.
+    const lmName = this.preset()?.provider === 'vscode-lm' ? this.seenSetup?.lmModels.find((m) => reply.model.endsWith(`/${m.id}`))?.name : undefined;
     setText(this.result, reply.ok
-      ? t('setupTestOk', reply.model, formatCount(Math.round(reply.latencyMs ?? 0), this.state!.lang))
+      ? t('setupTestOk', lmName ?? reply.model, formatCount(Math.round(reply.latencyMs ?? 0), this.state!.lang))
       : `${errorWords(t, reply.code) ?? t('setupError.other')} ${reply.message}`);
   }
 
@@ -263,7 +265,8 @@ export class SetupView {
       this.model.value = this.models[0].id;
     }
     setShown(this.rows.modelList, this.models.length > 0);
-    setText(this.listNote, this.models.length > 0 ? t('setupModelsFound', this.models.length) : this.preset()?.modelList === 'none' ? '' : t('setupNoModels'));
+    const found = this.preset()?.provider !== 'vscode-lm' ? 'setupModelsFound' : this.models.length === 1 ? 'setupLmModelFound' : 'setupLmModelsFound';
+    setText(this.listNote, this.models.length > 0 ? t(found, this.models.length) : this.preset()?.modelList === 'none' ? '' : t('setupNoModels'));
     this.drawSummary();
   }
 

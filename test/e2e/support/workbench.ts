@@ -40,6 +40,8 @@ export async function openWorkbench(
     workspaceTrust?: boolean;
     /** Extra workspace files (relative path -> text), written before the workbench starts. */
     files?: Record<string, string>;
+    /** Further VSIX files to install beside Stepwise (test-only extensions). */
+    extraVsix?: string[];
   } = {},
 ): Promise<Workbench> {
   const runDir = newRunDir('e2e');
@@ -50,6 +52,7 @@ export async function openWorkbench(
     writeFileSync(file, text);
   }
   await installVsix(runDir, builtVsix());
+  for (const vsix of options.extraVsix ?? []) await installVsix(runDir, vsix);
   const server = await startCodeServer({
     runDir,
     settings: { 'workbench.colorTheme': 'Default Dark Modern', ...options.settings },

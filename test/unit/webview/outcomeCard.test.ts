@@ -21,6 +21,15 @@ describe('outcome card: one card per moment', () => {
     assert.equal(v.items.filter((i) => i.kind === 'text').length, 1);
   });
 
+  it('a stopped run says why once, not as summary and reason both', () => {
+    const v = view([
+      { type: 'text_delta', text: 'Essay, part one: ' },
+      { type: 'run_finished', outcome: 'cancelled', summary: 'Stopped by the user.', reason: 'Stopped by the user.', turns: 1 },
+    ]);
+    const card = outcomeOf(v.items);
+    assert.deepEqual([card.summary, card.reason], [undefined, 'Stopped by the user.']);
+  });
+
   it("a planned task's summary is not repeated under the report that already says it", () => {
     const v = view([
       { type: 'report', markdown: '# Report\n\nChanged the greeting; the test fails.\n\n## Findings\n- x', path: '.stepwise/reports/r.md' },

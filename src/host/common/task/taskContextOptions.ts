@@ -14,8 +14,13 @@ export interface TaskContextOptions {
   flowLimits: { taskTokenBudget: number; taskCostBudgetUsd?: number };
 }
 
-/** Builds a run's context options from the settings and the files in play (e.g. the active editor's file). */
-export function taskContextOptions(config: StepwiseConfig, filesInPlay: readonly string[], control = new ContextControl()): TaskContextOptions {
+/**
+ * Builds a run's context options from the settings and the files in play (e.g. the active editor's file).
+ * The window is `stepwise.contextWindow`, else `reportedWindow` (what the model's provider says, e.g. VS Code's
+ * `maxInputTokens`, which may be far below the catalog's window for the same model name), else the catalog's.
+ */
+export function taskContextOptions(config: StepwiseConfig, filesInPlay: readonly string[], reportedWindow?: number, control = new ContextControl()): TaskContextOptions {
+  const window = config.contextWindow > 0 ? config.contextWindow : reportedWindow && reportedWindow > 0 ? reportedWindow : undefined;
   const anyRules = config.rulesAgentsMd || config.rulesStepwise || config.rulesCopilot || config.rulesClaude;
   return {
     context: control,
@@ -34,7 +39,7 @@ export function taskContextOptions(config: StepwiseConfig, filesInPlay: readonly
         }
       : {}),
     prices: config.prices,
-    agentLimits: config.contextWindow > 0 ? { contextWindow: config.contextWindow } : {},
+    agentLimits: window ? { contextWindow: window } : {},
     flowLimits: { taskTokenBudget: config.taskTokenBudget, ...(config.taskCostBudgetUsd > 0 ? { taskCostBudgetUsd: config.taskCostBudgetUsd } : {}) },
   };
 }

@@ -32,6 +32,8 @@ export function resolveBaseUrl(config: StepwiseConfig, env: NodeJS.ProcessEnv): 
 export interface ResolvedModels {
   tiers: ModelTiers;
   displayName: string;
+  /** The window the provider reports for the default model (VS Code's `maxInputTokens`); used when `stepwise.contextWindow` is 0. */
+  contextWindow?: number;
 }
 
 /**
@@ -61,8 +63,8 @@ export class ModelProvider {
     if (config.provider === 'vscode-lm') {
       const chat = await selectLmModel(config.model).catch(() => undefined);
       if (chat) {
-        const model = new LmChatModel(chat);
-        return { tiers: { default: model }, displayName: chat.name || model.id };
+        const model = new LmChatModel(chat, { toolProtocol: config.toolProtocol });
+        return { tiers: { default: model }, displayName: chat.name || model.id, ...(chat.maxInputTokens > 0 ? { contextWindow: chat.maxInputTokens } : {}) };
       }
       this.logger.warn('stepwise.provider is vscode-lm but VS Code offers no language model; using the OpenAI-compatible endpoint');
     }

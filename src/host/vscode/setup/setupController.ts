@@ -106,7 +106,7 @@ export class SetupController {
     const config = this.deps.readConfig();
     const preset = this.deps.presets.presetFor(config);
     const lmModels = await vscode.lm.selectChatModels().then(
-      (models) => models.map((m) => ({ id: m.id, name: m.name || m.id })),
+      (models) => models.map((m) => ({ id: m.id, name: m.name || m.id, ...(m.maxInputTokens > 0 ? { contextWindow: m.maxInputTokens } : {}) })),
       () => [],
     );
     const keyStored = Boolean(await this.deps.keys.get(resolveBaseUrl(config, this.deps.env)));

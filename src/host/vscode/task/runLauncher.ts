@@ -141,7 +141,7 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
   const events = new EventStream(runId, () => deps.clock.now(), (error) => deps.logger.error('event listener failed', error), deps.redact, thread?.firstSeq ?? 0);
   let finish!: () => void;
   const active: ActiveRun = { runId, task, journal, workspace, abort: new AbortController(), fromPalette, done: new Promise<void>((resolve) => (finish = resolve)), events };
-  const contextOptions = taskContextOptions(config, activeFileInPlay(folder));
+  const contextOptions = taskContextOptions(config, activeFileInPlay(folder), models.contextWindow);
   active.context = contextOptions.context;
   host.setActive(active);
   host.records.add(active);

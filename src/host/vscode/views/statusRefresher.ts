@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../../agent/ports';
 import type { StepwiseConfig } from '../../common/config/stepwiseConfig';
 import type { HistoryStore } from '../../../node/historyStore';
+import { selectLmModel } from '../model/lmChatModel';
 import { resolveBaseUrl, type ModelProvider } from '../model/modelProvider';
 import { presetForSettings } from '../../common/setup/providerPresets';
 import type { TaskController } from '../task/taskController';
@@ -35,7 +36,7 @@ export function statusRefresher(sources: StatusSources): () => void {
       trusted: vscode.workspace.isTrusted,
       running: controller.isRunning,
       ...(controller.runningRunId ? { runId: controller.runningRunId } : {}),
-      model: current.model,
+      model: current.provider === 'vscode-lm' ? await lmModelName(current.model) : current.model,
       planMode: current.planMode,
       provider: sources.providerLabel?.(current) ?? presetForSettings(current.provider, current.baseUrl).label,
       ...(current.provider === 'vscode-lm' ? {} : { endpoint: resolveBaseUrl(current, process.env) }),
@@ -44,4 +45,10 @@ export function statusRefresher(sources: StatusSources): () => void {
     });
   };
   return () => void refresh().catch((error) => logger.error('status refresh failed', error));
+}
+
+/** The name of the VS Code language model a run would use (`Claude Sonnet 4`, not `claude-sonnet-4`); the setting when VS Code offers none. */
+async function lmModelName(preferred: string): Promise<string> {
+  const chat = await selectLmModel(preferred).catch(() => undefined);
+  return chat?.name || chat?.id || preferred;
 }
