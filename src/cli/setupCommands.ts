@@ -80,6 +80,7 @@ const SOURCE_WORDS: Record<NonNullable<SetupModel['contextSource']>, string> = {
   model_info: 'trained length',
   listing: 'from the listing',
   loaded: 'as loaded',
+  vscode: 'as VS Code reports it',
 };
 
 function modelLine(model: SetupModel, loaded: Map<string, number | undefined> | undefined, width: number): string {
