@@ -3,6 +3,7 @@ import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, Ru
 import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomes';
 import { applyStepUsage, carriedStep, markBudgetReached } from './stepSpend';
+import { outputSource } from './outputSource';
 
 /** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
 export const OUTPUT_KEEP_CHARS = 16 * 1024;
@@ -62,7 +63,7 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'tool_call': {
       const v = closeText(view);
       if (findIndex(v.items, toolId(event.callId)) >= 0) return v;
-      const readsFrom = event.name === 'read_output' ? outputSource(v, event.args) : undefined;
+      const readsFrom = event.name === 'read_output' ? outputSource(v.items, event.args) : undefined;
       const card: ToolCard = {
         kind: 'tool', id: toolId(event.callId), stepId: v.currentStepId, callId: event.callId, name: event.name, args: event.args,
         category: event.category, output: '', outputOmitted: 0, resultOmitted: 0, isError: false, status: 'running',
@@ -389,13 +390,4 @@ function withPins(view: RunView, pinned: readonly string[]): RunView {
     items[index] = { ...item, pinned: set.has(item.callId) };
   });
   return items ? { ...view, items } : view;
-}
-
-/** The earlier call a `read_output` reads (its `call_id`, without the `~N` a reused id gets), when it is on the timeline. */
-function outputSource(view: RunView, args: unknown): ToolCard['readsFrom'] {
-  const callId = (args as { call_id?: unknown } | undefined)?.call_id;
-  if (typeof callId !== 'string') return undefined;
-  const index = findIndex(view.items, toolId(callId.replace(/~\d+$/, '')));
-  const source = index >= 0 ? view.items[index] : undefined;
-  return source?.kind === 'tool' ? { name: source.name, args: source.args } : undefined;
 }
