@@ -282,6 +282,12 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     return t(`tool.${card.status}`);
   }
 
+  /** A background command's later ending in words: its result still tells of the moment it went there. */
+  function laterEnding(card: ToolCard, t: Translate): string {
+    if (card.laterEnding === 'stopped') return t('tool.laterStopped');
+    return card.exitCode === null || card.exitCode === undefined ? t('tool.laterKilled') : t('tool.laterExited', card.exitCode);
+  }
+
   function outputText(card: ToolCard): string {
     return card.outputOmitted > 0 ? `${ctx.t()('omittedOutput', card.outputOmitted)}\n${card.output}` : card.output;
   }
@@ -294,6 +300,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     // A finished command's result already holds its output (head and tail): one output section, not two.
     const resultHasOutput = card.result !== undefined && card.exitCode !== undefined;
     if (!resultHasOutput && (card.output !== '' || card.outputOmitted > 0)) body.append(h('div', { class: 'section-label' }, t('toolOutput')), h('pre', { class: 'output' }, outputText(card)));
+    if (card.laterEnding) body.append(h('p', { class: 'later-ending', 'data-role': 'later-ending' }, laterEnding(card, t)));
     if (card.result !== undefined) {
       body.append(h('div', { class: 'section-label' }, t('toolResult'),
         card.resultOmitted > 0 ? h('span', { class: 'muted' }, ` ${t('omittedResult', card.resultOmitted)}`) : null),
