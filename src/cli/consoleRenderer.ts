@@ -1,4 +1,6 @@
-import type { AgentEvent, EventEnvelope } from '../shared/events';
+import type { AgentEvent, CostFigures, EventEnvelope } from '../shared/events';
+import { endingWords } from '../agent/tools/backgroundEndings';
+import { figuresWords } from '../agent/flow/taskBudget';
 
 /** Where the renderer writes; a TTY gets colours. */
 export interface RenderTarget {
@@ -29,6 +31,10 @@ function compactArgs(args: unknown): string {
  */
 export class ConsoleRenderer {
   private midLine = false;
+  /** The run's and the task's figures from the last `usage` event, for the cost line at the end. */
+  private figures?: { run?: CostFigures; task?: CostFigures };
+  /** Commands by call id, to name a background command when it ends. */
+  private readonly commands = new Map<string, string>();
 
   constructor(private readonly out: RenderTarget) {}
 
@@ -56,8 +62,21 @@ export class ConsoleRenderer {
         this.out.write(event.text);
         this.midLine = !event.text.endsWith('\n');
         break;
-      case 'tool_call':
+      case 'tool_call': {
+        const command = (event.args as { command?: unknown } | undefined)?.command;
+        if (typeof command === 'string') this.commands.set(event.callId, command);
         this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
+        break;
+      }
+      case 'command_ended': {
+        // A command the user left in the background ended after its call returned: say how, failed when it did.
+        const failed = !event.stopped && event.exitCode !== 0;
+        const command = this.commands.get(event.callId);
+        this.line(this.paint(failed ? '31' : '2', `${failed ? '✗' : '■'} background command ${command ? compactArgs(command) : event.callId} ${endingWords(event)}`));
+        break;
+      }
+      case 'usage':
+        if (event.cost || event.task) this.figures = { run: event.cost, task: event.task };
         break;
       case 'tool_output':
         this.out.write(this.paint('2', event.chunk));
@@ -102,6 +121,8 @@ export class ConsoleRenderer {
         this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${event.outcome} after ${event.turns} turn(s)${steps}`));
         if (event.summary) this.line(event.summary);
         if (event.reason && !ok) this.line(this.paint('31', event.reason));
+        const cost = costLine(this.figures);
+        if (cost) this.line(this.paint('2', cost));
         break;
       }
       case 'rules_loaded':
@@ -114,4 +135,13 @@ export class ConsoleRenderer {
         break;
     }
   }
+}
+
+/** "Cost: 3,300 effective tokens · $0.0042", and this run's share when earlier runs of the task count too. */
+export function costLine(figures: { run?: CostFigures; task?: CostFigures } | undefined): string | undefined {
+  const total = figures?.task ?? figures?.run;
+  if (!total) return undefined;
+  const run = figures?.run;
+  const share = run && figures?.task && figures.task.effectiveTokens > run.effectiveTokens ? ` (task so far; this run ${figuresWords(run)})` : '';
+  return `Cost: ${figuresWords(total)}${share}`;
 }

@@ -141,3 +141,9 @@ function addFigures(a: CostFigures | undefined, b: CostFigures): CostFigures {
   if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = (a.costUsd ?? 0) + (b.costUsd ?? 0);
   return sum;
 }
+
+/** Figures in plain English, for the CLI and exports: "3,300 effective tokens · $0.0042" (money only with a price). */
+export function figuresWords(f: CostFigures): string {
+  const money = f.costUsd !== undefined ? ` · $${f.costUsd.toFixed(f.costUsd < 1 ? 4 : 2)}` : '';
+  return `${Math.round(f.effectiveTokens).toLocaleString('en-US')} effective tokens${money}`;
+}
