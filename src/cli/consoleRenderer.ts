@@ -1,6 +1,7 @@
 import type { AgentEvent, CostFigures, EventEnvelope } from '../shared/events';
 import { endingWords } from '../agent/tools/backgroundEndings';
 import { figuresWords } from '../agent/flow/taskBudget';
+import { errorWordsCli, nextActionCli, outcomeWordsCli } from './cliAdvice';
 
 /** Where the renderer writes; a TTY gets colours. */
 export interface RenderTarget {
@@ -35,6 +36,8 @@ export class ConsoleRenderer {
   private figures?: { run?: CostFigures; task?: CostFigures };
   /** Commands by call id, to name a background command when it ends. */
   private readonly commands = new Map<string, string>();
+  /** The last error, which the run's reason may name as what ended it. */
+  private lastError?: { code: string; message: string };
 
   constructor(private readonly out: RenderTarget) {}
 
@@ -50,10 +53,10 @@ export class ConsoleRenderer {
 
   /** Renders one envelope. */
   render(envelope: EventEnvelope): void {
-    this.renderEvent(envelope.event);
+    this.renderEvent(envelope.event, envelope.runId);
   }
 
-  private renderEvent(event: AgentEvent): void {
+  private renderEvent(event: AgentEvent, runId: string): void {
     switch (event.type) {
       case 'run_started':
         this.line(this.paint('2', `Stepwise · ${event.model} · ${event.workspace}`));
@@ -99,7 +102,8 @@ export class ConsoleRenderer {
         this.line(this.paint('33', `! ${event.message}`));
         break;
       case 'error':
-        this.line(this.paint('31', `✗ ${event.code}: ${event.message}`));
+        this.lastError = { code: event.code, message: event.message };
+        this.line(this.paint('31', `✗ ${errorWordsCli(event.code)}: ${event.message}`));
         break;
       case 'plan_created':
       case 'plan_updated':
@@ -118,9 +122,13 @@ export class ConsoleRenderer {
       case 'run_finished': {
         const ok = event.outcome === 'finished';
         const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
-        this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${event.outcome} after ${event.turns} turn(s)${steps}`));
+        this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
         if (event.summary) this.line(event.summary);
         if (event.reason && !ok) this.line(this.paint('31', event.reason));
+        // The error that ended the run is the one its reason names; its advice beats the outcome's.
+        const ending = this.lastError && event.reason?.includes(this.lastError.message) ? this.lastError.code : undefined;
+        const next = ok ? undefined : nextActionCli(event.outcome, ending, runId);
+        if (next) this.line(this.paint('33', `Next: ${next}`));
         const cost = costLine(this.figures);
         if (cost) this.line(this.paint('2', cost));
         break;

@@ -5,7 +5,7 @@ import { commandControls } from './commandControls';
 import { icon, stepIcon, toolIcon } from './icons';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
-import { errorWords, type Translate } from './strings';
+import { errorWords, nextAction, type Translate } from './strings';
 import type { CompactionItem, Item, OutcomeItem, ReportItem, TaskItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
 
@@ -52,7 +52,7 @@ function markdownBlock(key: object, text: string, className = ''): HTMLElement {
 }
 
 /** Error codes the user fixes in the model set-up (key, endpoint, model name). */
-const SETUP_CODES = new Set(['auth', 'bad_request', 'unavailable', 'not_configured']);
+const SETUP_CODES = new Set(['auth', 'bad_request', 'unavailable', 'not_configured', 'context_length']);
 
 /** What the user can do next from an outcome card: fix the set-up, retry, read the log, undo what changed. */
 function outcomeActions(item: OutcomeItem, ctx: ItemContext): HTMLElement[] {
@@ -60,7 +60,7 @@ function outcomeActions(item: OutcomeItem, ctx: ItemContext): HTMLElement[] {
   const actions: HTMLElement[] = [];
   const failed = item.outcome !== 'finished' && item.outcome !== 'cancelled';
   if (item.code === 'auth') actions.push(button(t('setApiKey'), () => ctx.post({ type: 'setApiKey' }), { kind: 'primary', action: 'set-api-key' }));
-  if (item.code && SETUP_CODES.has(item.code)) actions.push(button(t('openSettings'), () => ctx.post({ type: 'openSettings' }), { kind: 'secondary', action: 'open-settings' }));
+  if ((item.code && SETUP_CODES.has(item.code)) || item.outcome === 'budget' || item.outcome === 'step_limit') actions.push(button(t('openSettings'), () => ctx.post({ type: 'openSettings' }), { kind: 'secondary', action: 'open-settings' }));
   const task = item.task;
   if (failed && task) actions.push(button(t('retryTask'), () => ctx.post({ type: 'submitTask', text: task, planMode: 'auto' }), { kind: item.code === 'auth' ? 'secondary' : 'primary', icon: icon('retry'), action: 'retry-task' }));
   if (failed) actions.push(button(t('showLog'), () => ctx.post({ type: 'showLog' }), { kind: 'secondary', action: 'show-log' }));
@@ -163,6 +163,8 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
         const words = errorWords(t, item.code);
         if (words) el.appendChild(h('div', { class: 'outcome-kind' }, words));
         if (item.reason) el.appendChild(h('div', { class: 'muted reason' }, item.reason));
+        const next = nextAction(t, item.outcome, item.code);
+        if (next) el.appendChild(h('div', { class: 'outcome-next', 'data-role': 'next-action' }, next));
         const actions = outcomeActions(item, ctx);
         if (actions.length) el.appendChild(h('div', { class: 'buttons' }, ...actions));
         return el;

@@ -35,7 +35,7 @@ describe('ConsoleRenderer', () => {
         '✓ read_file (3 ms)',
         '  1| x\n  2| y\n  3| z\n  4| w\n  … (2 more lines)',
         '! retrying in 1 s',
-        '✓ finished after 2 turn(s)',
+        '✓ Finished after 2 turn(s)',
         'All done.',
         '',
       ].join('\n'),
@@ -52,8 +52,9 @@ describe('ConsoleRenderer', () => {
       { type: 'run_finished', outcome: 'failed', reason: 'the model refused the key', turns: 1 },
     ]);
     assert.match(out, /Plan: Ship it\n {2}● 1\. \[researcher\] Look\n {2}○ 2\. \[coder\] Change/);
-    assert.match(out, /✗ auth: check your API key/);
-    assert.match(out, /✗ failed after 1 turn\(s\)\nthe model refused the key/);
+    assert.match(out, /✗ The endpoint refused the API key: check your API key/);
+    assert.doesNotMatch(out, /\bauth\b/);
+    assert.match(out, /✗ Failed after 1 turn\(s\)\nthe model refused the key/);
     assert.ok(!out.includes('\x1b['), 'no escape codes without colour');
     assert.ok(render([{ type: 'error', code: 'x', message: 'y' }], true).includes('\x1b[31m'));
   });
