@@ -1,4 +1,4 @@
-import type { AgentEvent, CostFigures, EventEnvelope } from '../shared/events';
+import type { AgentEvent, AgentEventOf, CostFigures, EventEnvelope } from '../shared/events';
 import { endingWords } from '../agent/tools/backgroundEndings';
 import { figuresWords } from '../agent/flow/taskBudget';
 import { errorWordsCli, nextActionCli, outcomeWordsCli } from './cliAdvice';
@@ -71,13 +71,9 @@ export class ConsoleRenderer {
         this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
         break;
       }
-      case 'command_ended': {
-        // A command the user left in the background ended after its call returned: say how, failed when it did.
-        const failed = !event.stopped && event.exitCode !== 0;
-        const command = this.commands.get(event.callId);
-        this.line(this.paint(failed ? '31' : '2', `${failed ? '✗' : '■'} background command ${command ? compactArgs(command) : event.callId} ${endingWords(event)}`));
+      case 'command_ended':
+        this.commandEnded(event);
         break;
-      }
       case 'usage':
         if (event.cost || event.task) this.figures = { run: event.cost, task: event.task };
         break;
@@ -119,20 +115,9 @@ export class ConsoleRenderer {
       case 'report':
         this.line(this.paint('1', `Report${event.path ? ` saved to ${event.path}` : ''}`));
         break;
-      case 'run_finished': {
-        const ok = event.outcome === 'finished';
-        const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
-        this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
-        if (event.summary) this.line(event.summary);
-        if (event.reason && !ok) this.line(this.paint('31', event.reason));
-        // The error that ended the run is the one its reason names; its advice beats the outcome's.
-        const ending = this.lastError && event.reason?.includes(this.lastError.message) ? this.lastError.code : undefined;
-        const next = ok ? undefined : nextActionCli(event.outcome, ending, runId);
-        if (next) this.line(this.paint('33', `Next: ${next}`));
-        const cost = costLine(this.figures);
-        if (cost) this.line(this.paint('2', cost));
+      case 'run_finished':
+        this.runFinished(event, runId);
         break;
-      }
       case 'rules_loaded':
         this.line(this.paint('2', `Rules: ${event.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')).join(', ')}`));
         break;
@@ -142,6 +127,28 @@ export class ConsoleRenderer {
       default:
         break;
     }
+  }
+
+  /** A command the user left in the background ended after its call returned: say how, failed when it did. */
+  private commandEnded(event: AgentEventOf<'command_ended'>): void {
+    const failed = !event.stopped && event.exitCode !== 0;
+    const command = this.commands.get(event.callId);
+    this.line(this.paint(failed ? '31' : '2', `${failed ? '✗' : '■'} background command ${command ? compactArgs(command) : event.callId} ${endingWords(event)}`));
+  }
+
+  /** The outcome in words, the summary and reason, what to do next, and the task's cost. */
+  private runFinished(event: AgentEventOf<'run_finished'>, runId: string): void {
+    const ok = event.outcome === 'finished';
+    const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
+    this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
+    if (event.summary) this.line(event.summary);
+    if (event.reason && !ok) this.line(this.paint('31', event.reason));
+    // The error that ended the run is the one its reason names; its advice beats the outcome's.
+    const ending = this.lastError && event.reason?.includes(this.lastError.message) ? this.lastError.code : undefined;
+    const next = ok ? undefined : nextActionCli(event.outcome, ending, runId);
+    if (next) this.line(this.paint('33', `Next: ${next}`));
+    const cost = costLine(this.figures);
+    if (cost) this.line(this.paint('2', cost));
   }
 }
 

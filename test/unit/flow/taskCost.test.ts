@@ -20,7 +20,7 @@ function close(actual: CostFigures | undefined, expected: CostFigures, what: str
   assert.ok(Math.abs((actual.costUsd ?? NaN) - (expected.costUsd ?? NaN)) < 1e-9, `${what}: cost ${actual.costUsd} ≈ ${expected.costUsd}`);
 }
 
-async function followUp(history: readonly AgentEvent[], answers: number, extra: Partial<Harness['options']> = {}): Promise<Harness> {
+async function followUp(history: readonly AgentEvent[], answers: number, extra: { limits?: Harness['options']['limits'] } = {}): Promise<Harness> {
   const model = flowModel({ direct: [...Array.from({ length: answers - 1 }, () => call('list_files', { path: '.' }, CALL)), finish('Done again.', CALL)] });
   const h = harness(model, { task: 'unused', prices: PRICES, ...extra });
   const { task: _t, planMode: _p, review: _r, ...rest } = h.options;
