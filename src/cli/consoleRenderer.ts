@@ -65,12 +65,9 @@ export class ConsoleRenderer {
         this.out.write(event.text);
         this.midLine = !event.text.endsWith('\n');
         break;
-      case 'tool_call': {
-        const command = (event.args as { command?: unknown } | undefined)?.command;
-        if (typeof command === 'string') this.commands.set(event.callId, command);
-        this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
+      case 'tool_call':
+        this.toolCall(event);
         break;
-      }
       case 'command_ended':
         this.commandEnded(event);
         break;
@@ -127,6 +124,13 @@ export class ConsoleRenderer {
       default:
         break;
     }
+  }
+
+  /** A call and its arguments; a command is remembered to name it if it ends in the background. */
+  private toolCall(event: AgentEventOf<'tool_call'>): void {
+    const command = (event.args as { command?: unknown } | undefined)?.command;
+    if (typeof command === 'string') this.commands.set(event.callId, command);
+    this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
   }
 
   /** A command the user left in the background ended after its call returned: say how, failed when it did. */
