@@ -2,11 +2,12 @@ import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtoco
 import { canRetryStep } from '../../src/shared/vocabulary';
 import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
 import { commandControls } from './commandControls';
+import { outcomeActions } from './outcomeActions';
 import { icon, stepIcon, toolIcon } from './icons';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
 import { errorWords, nextAction, type Translate } from './strings';
-import type { CompactionItem, Item, OutcomeItem, ReportItem, TaskItem, ToolCard } from './viewModel';
+import type { CompactionItem, Item, ReportItem, TaskItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
 
 /** What row renderers need from the app. */
@@ -49,24 +50,6 @@ function markdownBlock(key: object, text: string, className = ''): HTMLElement {
   const el = h('div', { class: ['markdown', className] });
   el.innerHTML = markdownOf(key, text);
   return el;
-}
-
-/** Error codes the user fixes in the model set-up (key, endpoint, model name). */
-const SETUP_CODES = new Set(['auth', 'bad_request', 'unavailable', 'not_configured', 'context_length']);
-
-/** What the user can do next from an outcome card: fix the set-up, retry, read the log, undo what changed. */
-function outcomeActions(item: OutcomeItem, ctx: ItemContext): HTMLElement[] {
-  const t = ctx.t();
-  const actions: HTMLElement[] = [];
-  const failed = item.outcome !== 'finished' && item.outcome !== 'cancelled';
-  if (item.code === 'auth') actions.push(button(t('setApiKey'), () => ctx.post({ type: 'setApiKey' }), { kind: 'primary', action: 'set-api-key' }));
-  if ((item.code && SETUP_CODES.has(item.code)) || item.outcome === 'budget' || item.outcome === 'step_limit') actions.push(button(t('openSettings'), () => ctx.post({ type: 'openSettings' }), { kind: 'secondary', action: 'open-settings' }));
-  const task = item.task;
-  if (failed && task) actions.push(button(t('retryTask'), () => ctx.post({ type: 'submitTask', text: task, planMode: 'auto' }), { kind: item.code === 'auth' ? 'secondary' : 'primary', icon: icon('retry'), action: 'retry-task' }));
-  if (failed) actions.push(button(t('showLog'), () => ctx.post({ type: 'showLog' }), { kind: 'secondary', action: 'show-log' }));
-  const runId = ctx.runId();
-  if (runId && item.changed && ctx.view === 'panel') actions.push(button(t('undoEdits'), () => ctx.post({ type: 'undoTaskEdits', runId }), { kind: 'secondary', action: 'undo' }));
-  return actions;
 }
 
 /** Renders timeline rows; tool cards are patched in place, other rows are small enough to rebuild. */

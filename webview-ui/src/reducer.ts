@@ -1,7 +1,8 @@
-import type { AgentEvent, AgentEventOf, CostFigures, EventEnvelope, StepStatus, Usage } from '../../src/shared/events';
+import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus } from '../../src/shared/events';
 import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
 import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomes';
+import { addFigures, addUsage } from './usageSums';
 
 /** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
 export const OUTPUT_KEEP_CHARS = 16 * 1024;
@@ -167,19 +168,6 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'checkpoint':
       return checkpointTaken(view, event);
   }
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  const cached = (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0);
-  return {
-    promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens,
-    ...(cached ? { cachedTokens: cached } : {}),
-  };
-}
-
-function addFigures(a: CostFigures, b: CostFigures): CostFigures {
-  const money = a.costUsd !== undefined || b.costUsd !== undefined ? { costUsd: (a.costUsd ?? 0) + (b.costUsd ?? 0) } : {};
-  return { effectiveTokens: a.effectiveTokens + b.effectiveTokens, ...money };
 }
 
 function textDelta(view: RunView, text: string, seq: number): RunView {
