@@ -32,6 +32,9 @@ function compactArgs(args: unknown): string {
  */
 export class ConsoleRenderer {
   private midLine = false;
+
+  constructor(private readonly out: RenderTarget) {}
+
   /** The run's and the task's figures from the last `usage` event, for the cost line at the end. */
   private figures?: { run?: CostFigures; task?: CostFigures };
   /** Commands by call id, to name a background command when it ends. */
@@ -39,7 +42,34 @@ export class ConsoleRenderer {
   /** The last error, which the run's reason may name as what ended it. */
   private lastError?: { code: string; message: string };
 
-  constructor(private readonly out: RenderTarget) {}
+  /** A call and its arguments; a command is remembered to name it if it ends in the background. */
+  private toolCall(event: AgentEventOf<'tool_call'>): void {
+    const command = (event.args as { command?: unknown } | undefined)?.command;
+    if (typeof command === 'string') this.commands.set(event.callId, command);
+    this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
+  }
+
+  /** A command the user left in the background ended after its call returned: say how, failed when it did. */
+  private commandEnded(event: AgentEventOf<'command_ended'>): void {
+    const failed = !event.stopped && event.exitCode !== 0;
+    const command = this.commands.get(event.callId);
+    this.line(this.paint(failed ? '31' : '2', `${failed ? '✗' : '■'} background command ${command ? compactArgs(command) : event.callId} ${endingWords(event)}`));
+  }
+
+  /** The outcome in words, the summary and reason, what to do next, and the task's cost. */
+  private runFinished(event: AgentEventOf<'run_finished'>, runId: string): void {
+    const ok = event.outcome === 'finished';
+    const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
+    this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
+    if (event.summary) this.line(event.summary);
+    if (event.reason && !ok) this.line(this.paint('31', event.reason));
+    // The error that ended the run is the one its reason names; its advice beats the outcome's.
+    const ending = this.lastError && event.reason?.includes(this.lastError.message) ? this.lastError.code : undefined;
+    const next = ok ? undefined : nextActionCli(event.outcome, ending, runId);
+    if (next) this.line(this.paint('33', `Next: ${next}`));
+    const cost = costLine(this.figures);
+    if (cost) this.line(this.paint('2', cost));
+  }
 
   private paint(code: string, text: string): string {
     return this.out.color ? `\x1b[${code}m${text}\x1b[0m` : text;
@@ -126,34 +156,6 @@ export class ConsoleRenderer {
     }
   }
 
-  /** A call and its arguments; a command is remembered to name it if it ends in the background. */
-  private toolCall(event: AgentEventOf<'tool_call'>): void {
-    const command = (event.args as { command?: unknown } | undefined)?.command;
-    if (typeof command === 'string') this.commands.set(event.callId, command);
-    this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
-  }
-
-  /** A command the user left in the background ended after its call returned: say how, failed when it did. */
-  private commandEnded(event: AgentEventOf<'command_ended'>): void {
-    const failed = !event.stopped && event.exitCode !== 0;
-    const command = this.commands.get(event.callId);
-    this.line(this.paint(failed ? '31' : '2', `${failed ? '✗' : '■'} background command ${command ? compactArgs(command) : event.callId} ${endingWords(event)}`));
-  }
-
-  /** The outcome in words, the summary and reason, what to do next, and the task's cost. */
-  private runFinished(event: AgentEventOf<'run_finished'>, runId: string): void {
-    const ok = event.outcome === 'finished';
-    const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
-    this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
-    if (event.summary) this.line(event.summary);
-    if (event.reason && !ok) this.line(this.paint('31', event.reason));
-    // The error that ended the run is the one its reason names; its advice beats the outcome's.
-    const ending = this.lastError && event.reason?.includes(this.lastError.message) ? this.lastError.code : undefined;
-    const next = ok ? undefined : nextActionCli(event.outcome, ending, runId);
-    if (next) this.line(this.paint('33', `Next: ${next}`));
-    const cost = costLine(this.figures);
-    if (cost) this.line(this.paint('2', cost));
-  }
 }
 
 /** "Cost: 3,300 effective tokens · $0.0042", and this run's share when earlier runs of the task count too. */

@@ -1,8 +1,8 @@
 import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus } from '../../src/shared/events';
+import { addFigures, addUsage } from './usageSums';
 import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
 import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomes';
-import { addFigures, addUsage } from './usageSums';
 
 /** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
 export const OUTPUT_KEEP_CHARS = 16 * 1024;
