@@ -26,6 +26,15 @@ function compactArgs(args: unknown): string {
   return text.length > 160 ? text.slice(0, 160) + '…' : text;
 }
 
+/** "Cost: 3,300 effective tokens · $0.0042", and this run's share when earlier runs of the task count too. */
+export function costLine(figures: { run?: CostFigures; task?: CostFigures } | undefined): string | undefined {
+  const total = figures?.task ?? figures?.run;
+  if (!total) return undefined;
+  const run = figures?.run;
+  const share = run && figures?.task && figures.task.effectiveTokens > run.effectiveTokens ? ` (task so far; this run ${figuresWords(run)})` : '';
+  return `Cost: ${figuresWords(total)}${share}`;
+}
+
 /**
  * Turns events into readable terminal output: streamed assistant text, tool calls with their
  * output and results, plan progress, and the outcome. Stateful only to keep line breaks tidy.
@@ -156,13 +165,4 @@ export class ConsoleRenderer {
     }
   }
 
-}
-
-/** "Cost: 3,300 effective tokens · $0.0042", and this run's share when earlier runs of the task count too. */
-export function costLine(figures: { run?: CostFigures; task?: CostFigures } | undefined): string | undefined {
-  const total = figures?.task ?? figures?.run;
-  if (!total) return undefined;
-  const run = figures?.run;
-  const share = run && figures?.task && figures.task.effectiveTokens > run.effectiveTokens ? ` (task so far; this run ${figuresWords(run)})` : '';
-  return `Cost: ${figuresWords(total)}${share}`;
 }
