@@ -69,7 +69,7 @@ Options:
   --look-first             before planning, let a read-only agent look at the workspace
   --basic-model M          cheap model for routing and reports (default: $STEPWISE_BASIC_MODEL or --model)
   --reasoning-model M      model for planning (default: $STEPWISE_REASONING_MODEL or --model)
-  --token-budget N         stop a task after N effective tokens in all (cached prompt tokens count 0.1; default 2000000)
+  --token-budget N         stop a task (each resume afresh) after N effective tokens (cached prompt tokens count 0.1; default 2000000)
   --cost-budget USD        stop a task once it cost this many US dollars (known models' list prices)
   --context-window N       the model's context window (default: known for well-known models); older turns
                            are summarized when the conversation nears it

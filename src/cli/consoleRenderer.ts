@@ -1,5 +1,8 @@
 import { compactTokens } from '../shared/compactTokens';
-import type { AgentEvent, AgentEventOf, EventEnvelope } from '../shared/events';
+import type { AgentEvent, AgentEventOf, CostFigures, EventEnvelope } from '../shared/events';
+import { endingWords } from '../agent/tools/backgroundEndings';
+import { figuresWords } from '../agent/flow/taskBudget';
+import { errorWordsCli, nextActionCli, outcomeWordsCli } from './cliAdvice';
 
 /** Where the renderer writes; a TTY gets colours. */
 export interface RenderTarget {
@@ -24,6 +27,15 @@ function compactArgs(args: unknown): string {
   return text.length > 160 ? text.slice(0, 160) + '…' : text;
 }
 
+/** "Cost: 3,300 effective tokens · $0.0042", and this run's share when earlier runs of the task count too. */
+export function costLine(figures: { run?: CostFigures; task?: CostFigures } | undefined): string | undefined {
+  const total = figures?.task ?? figures?.run;
+  if (!total) return undefined;
+  const run = figures?.run;
+  const share = run && figures?.task && figures.task.effectiveTokens > run.effectiveTokens ? ` (task so far; this run ${figuresWords(run)})` : '';
+  return `Cost: ${figuresWords(total)}${share}`;
+}
+
 /**
  * Turns events into readable terminal output: streamed assistant text, tool calls with their
  * output and results, plan progress, and the outcome. Stateful only to keep line breaks tidy.
@@ -34,6 +46,42 @@ export class ConsoleRenderer {
   private readonly spend = new Map<string, AgentEventOf<'step_usage'>>();
 
   constructor(private readonly out: RenderTarget) {}
+
+  /** The run's and the task's figures from the last `usage` event, for the cost line at the end. */
+  private figures?: { run?: CostFigures; task?: CostFigures };
+  /** Commands by call id, to name a background command when it ends. */
+  private readonly commands = new Map<string, string>();
+  /** The last error, which the run's reason may name as what ended it. */
+  private lastError?: { code: string; message: string };
+
+  /** A call and its arguments; a command is remembered to name it if it ends in the background. */
+  private toolCall(event: AgentEventOf<'tool_call'>): void {
+    const command = (event.args as { command?: unknown } | undefined)?.command;
+    if (typeof command === 'string') this.commands.set(event.callId, command);
+    this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
+  }
+
+  /** A command the user left in the background ended after its call returned: say how, failed when it did. */
+  private commandEnded(event: AgentEventOf<'command_ended'>): void {
+    const failed = !event.stopped && event.exitCode !== 0;
+    const command = this.commands.get(event.callId);
+    this.line(this.paint(failed ? '31' : '2', `${failed ? '✗' : '■'} background command ${command ? compactArgs(command) : event.callId} ${endingWords(event)}`));
+  }
+
+  /** The outcome in words, the summary and reason, what to do next, and the task's cost. */
+  private runFinished(event: AgentEventOf<'run_finished'>, runId: string): void {
+    const ok = event.outcome === 'finished';
+    const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
+    this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
+    if (event.summary) this.line(event.summary);
+    if (event.reason && !ok) this.line(this.paint('31', event.reason));
+    // The error that ended the run is the one its reason names; its advice beats the outcome's.
+    const ending = this.lastError && event.reason?.includes(this.lastError.message) ? this.lastError.code : undefined;
+    const next = ok ? undefined : nextActionCli(event.outcome, ending, runId);
+    if (next) this.line(this.paint('33', `Next: ${next}`));
+    const cost = costLine(this.figures);
+    if (cost) this.line(this.paint('2', cost));
+  }
 
   private paint(code: string, text: string): string {
     return this.out.color ? `\x1b[${code}m${text}\x1b[0m` : text;
@@ -47,10 +95,10 @@ export class ConsoleRenderer {
 
   /** Renders one envelope. */
   render(envelope: EventEnvelope): void {
-    this.renderEvent(envelope.event);
+    this.renderEvent(envelope.event, envelope.runId);
   }
 
-  private renderEvent(event: AgentEvent): void {
+  private renderEvent(event: AgentEvent, runId: string): void {
     switch (event.type) {
       case 'run_started':
         this.line(this.paint('2', `Stepwise · ${event.model} · ${event.workspace}`));
@@ -60,7 +108,13 @@ export class ConsoleRenderer {
         this.midLine = !event.text.endsWith('\n');
         break;
       case 'tool_call':
-        this.line(this.paint('36', `→ ${event.name} ${compactArgs(event.args)}`));
+        this.toolCall(event);
+        break;
+      case 'command_ended':
+        this.commandEnded(event);
+        break;
+      case 'usage':
+        if (event.cost || event.task) this.figures = { run: event.cost, task: event.task };
         break;
       case 'tool_output':
         this.out.write(this.paint('2', event.chunk));
@@ -83,7 +137,8 @@ export class ConsoleRenderer {
         this.line(this.paint('33', `! ${event.message}`));
         break;
       case 'error':
-        this.line(this.paint('31', `✗ ${event.code}: ${event.message}`));
+        this.lastError = { code: event.code, message: event.message };
+        this.line(this.paint('31', `✗ ${errorWordsCli(event.code)}: ${event.message}`));
         break;
       case 'plan_created':
       case 'plan_updated':
@@ -107,14 +162,9 @@ export class ConsoleRenderer {
       case 'report':
         this.line(this.paint('1', `Report${event.path ? ` saved to ${event.path}` : ''}`));
         break;
-      case 'run_finished': {
-        const ok = event.outcome === 'finished';
-        const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
-        this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${event.outcome} after ${event.turns} turn(s)${steps}`));
-        if (event.summary) this.line(event.summary);
-        if (event.reason && !ok) this.line(this.paint('31', event.reason));
+      case 'run_finished':
+        this.runFinished(event, runId);
         break;
-      }
       case 'rules_loaded':
         this.line(this.paint('2', `Rules: ${event.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')).join(', ')}`));
         break;

@@ -1,4 +1,6 @@
 import type { AgentEventOf, EventEnvelope } from '../shared/events';
+import { figuresWords, spentByRuns } from '../agent/flow/taskBudget';
+import { endingWords } from '../agent/tools/backgroundEndings';
 
 /** The formats a stored run can be exported in. */
 export type HistoryExportFormat = 'markdown' | 'json';
@@ -29,9 +31,10 @@ function commandOf(event: AgentEventOf<'tool_call'>): string | undefined {
 }
 
 /** How a command ended, in words: "exit code 1", "stopped", "rejected", "no result". */
-function endingOf(result: AgentEventOf<'tool_result'> | undefined, rejected: boolean): string {
+function endingOf(result: AgentEventOf<'tool_result'> | undefined, rejected: boolean, later?: AgentEventOf<'command_ended'>): string {
   if (rejected) return 'rejected';
   if (!result) return 'no result (interrupted)';
+  if (result.background) return later ? `went to the background, then ${endingWords(later)}` : 'left running in the background';
   if (result.stopped) return 'stopped';
   if (result.exitCode !== undefined && result.exitCode !== null) return `exit code ${result.exitCode}`;
   if (result.exitCode === null) return 'killed';
@@ -56,6 +59,7 @@ function gather(envelopes: readonly EventEnvelope[]): Gathered {
   const calls = new Map<string, string>();
   const results = new Map<string, AgentEventOf<'tool_result'>>();
   const rejected = new Set<string>();
+  const ended = new Map<string, AgentEventOf<'command_ended'>>();
   for (const { event, ts } of envelopes) {
     switch (event.type) {
       case 'run_started':
@@ -80,11 +84,12 @@ function gather(envelopes: readonly EventEnvelope[]): Gathered {
       case 'approval_answered': if (!event.approved) rejected.add(event.callId); break;
       case 'assistant_message': if (event.text.trim()) out.answer = event.text; break;
       case 'report': out.report = event.markdown; break;
+      case 'command_ended': ended.set(event.callId, event); break;
       case 'run_finished': out.finished = event; break;
       default: break;
     }
   }
-  for (const [callId, command] of calls) out.commands.push({ command, ending: endingOf(results.get(callId), rejected.has(callId)) });
+  for (const [callId, command] of calls) out.commands.push({ command, ending: endingOf(results.get(callId), rejected.has(callId), ended.get(callId)) });
   return out;
 }
 
@@ -104,7 +109,10 @@ export function historyMarkdown(envelopes: readonly EventEnvelope[]): string {
   block(g.task || '(no task)');
   if (g.started !== undefined) lines.push(`- Started: ${new Date(g.started).toISOString()}`);
   if (g.model) lines.push(`- Model: ${inlineCode(g.model)}`);
-  lines.push(`- Outcome: ${g.finished ? g.finished.outcome : 'running or interrupted'}`, '');
+  lines.push(`- Outcome: ${g.finished ? g.finished.outcome : 'running or interrupted'}`);
+  const spent = spentByRuns(envelopes.map((e) => e.event));
+  if (spent) lines.push(`- Cost: ${figuresWords(spent)}`);
+  lines.push('');
   if (g.steps.size > 0) {
     lines.push('## Plan', '');
     if (g.goal) lines.push(`Goal: ${g.goal.replace(/\s+/g, ' ').trim()}`, '');

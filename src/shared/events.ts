@@ -140,14 +140,24 @@ const QuestionAsked = z.object({
   options: z.array(z.string()).optional(),
 });
 const QuestionAnswered = z.object({ type: z.literal('question_answered'), callId: z.string(), answer: z.string().optional() });
-/** Money and budget figures of a task so far; `costUsd` only when the model has a price. */
+/** Money and budget figures so far; `costUsd` only when the model has a price. */
 export const CostFigures = z.object({
   /** Prompt tokens not served from the cache + 0.1 x cached tokens + completion tokens: what the task budget counts. */
   effectiveTokens: z.number().nonnegative(),
   costUsd: z.number().nonnegative().optional(),
 });
 export type CostFigures = z.infer<typeof CostFigures>;
-const UsageEvent = z.object({ type: z.literal('usage'), usage: Usage, total: Usage, cost: CostFigures.optional() });
+const UsageEvent = z.object({
+  type: z.literal('usage'),
+  /** This model call's tokens. */
+  usage: Usage,
+  /** This run's tokens so far. */
+  total: Usage,
+  /** This run's figures so far: what its budget counts. */
+  cost: CostFigures.optional(),
+  /** The task's figures so far, earlier runs of it (follow-ups, resumes) included; absent in older histories. */
+  task: CostFigures.optional(),
+});
 /** What fills the prompt of the next model call, by part, against the model's window (the context gauge). */
 export const ContextParts = z.object({
   systemAndTools: z.number().int().nonnegative(),

@@ -196,6 +196,13 @@ describe('The first hour: a planned task with an edit and a failing test, then a
     const page = wb!.page;
     // The sidebar is still open (clicking its activity bar icon again would close it).
     const sidebar = await frameWith(page, '[data-role="task-input"]', 5_000).catch(() => openSidebar(page));
+    // The task's cost before the follow-up: the follow-up's is added to it, never shown instead of it.
+    const costOf = async (): Promise<number> => {
+      const text = await (await panelFrame(page)).locator('[data-role="cost"]').first().textContent();
+      return Number(/([\d,]+) effective tokens/.exec(text ?? '')?.[1]?.replaceAll(',', '') ?? NaN);
+    };
+    const before = await costOf();
+    assert.ok(before > 0, 'the task shows its cost');
     const input = sidebar.locator('[data-role="task-input"]');
     await input.fill(FOLLOW_UP);
     await input.press('Enter');
@@ -218,6 +225,8 @@ describe('The first hour: a planned task with an edit and a failing test, then a
     assert.equal(occurrences(text, FOLLOW_UP_ANSWER), 1, 'the follow-up answer appears once');
     const sidebarText = await textOf(sidebar);
     assert.ok(sidebarText.includes(REPORT_SUMMARY) && sidebarText.includes(FOLLOW_UP_ANSWER), 'the sidebar shows the same conversation');
+    const after = await costOf();
+    assert.ok(after > before, `the cost shown after the follow-up (${after}) is the task's total, above its cost before (${before})`);
     await screenshots(page, 'firsthour-follow-up');
 
     // The history lists the task once.

@@ -25,6 +25,15 @@ const SCRIPTS: Record<string, FakeTurn[]> = {
     call('run_command', { command: 'echo $$ > .keep-pids; sleep 322 & echo $! >> .keep-pids; echo serving; wait', timeout_seconds: 600 }, 'Starting the preview.'),
     finish('The preview server keeps running.'),
   ],
+  // Goes to the background, then fails by itself once the model's next command lets it (.go) and
+  // waits for it to be gone; two more turns follow, so the ending reaches a later request.
+  'Build in the background': [
+    call('run_command', { command: 'echo $$ > .build-pids; echo building; while [ ! -f .go ]; do sleep 0.1; done; echo broken; exit 3', timeout_seconds: 600 }, 'Building.'),
+    call('run_command', { command: 'touch .go; while kill -0 $(cat .build-pids) 2>/dev/null; do sleep 0.1; done; echo gone' }),
+    call('list_files', { path: '.' }),
+    call('list_files', { path: '.' }),
+    finish('The build failed in the background with exit code 3.'),
+  ],
   'Write the release notes': [finish('Release notes written for version 2.0.')],
   'Fix the login form': [finish('The form now rejects tokens that expire before submission.')],
 };
@@ -86,7 +95,7 @@ describe('task history and command controls in a real VS Code workbench', functi
 
   after(async () => {
     // Anything the stop test left (only if it failed) is killed by PID.
-    for (const name of ['.pids', '.bg-pids', '.keep-pids']) {
+    for (const name of ['.pids', '.bg-pids', '.keep-pids', '.build-pids']) {
       const pidsFile = wb ? path.join(wb.workspace, name) : '';
       if (!pidsFile || !existsSync(pidsFile)) continue;
       for (const pid of readFileSync(pidsFile, 'utf8').trim().split('\n').map(Number)) {
@@ -194,6 +203,26 @@ describe('task history and command controls in a real VS Code workbench', functi
     const panel = await panelFrame(wb.page);
     await until('its card to say Stopped', async () => (await panel.locator('details.tool.tool-stopped').count()) === 1);
     assert.equal(await panel.locator('details.tool.tool-background').count(), 0, 'no longer "In the background"');
+  });
+
+  it('a background command that fails by itself: its card says Exit 3, and the model is told at a later turn', async () => {
+    await submitTask('Build in the background');
+    await until('its output in the panel', async () => (await panelText()).includes('building'));
+    const panel = await panelFrame(wb.page);
+    await panel.locator('.tool-running [data-action="background-command"]').click();
+    await finished();
+    const told = fake.requests.filter((r) => JSON.stringify(r.body?.messages ?? []).includes('failed: exit code 3'));
+    assert.ok(told.length > 0, 'a later request tells the model how the background command ended');
+    const note = (told[0]!.body?.messages ?? []).map((m) => String(m.content)).find((c) => c.includes('failed: exit code 3'))!;
+    assert.match(note, /have ended since/);
+    assert.match(note, /echo building/);
+    const card = panel.locator('details.tool', { hasText: 'echo building' }).first();
+    await until('the card to say Exit 3', async () => (await card.locator('summary .badge').innerText()).trim() === 'Exit 3');
+    assert.match(await card.getAttribute('class') ?? '', /tool-failed/);
+    if (!(await card.evaluate((d) => (d as HTMLDetailsElement).open))) await card.locator('summary').click();
+    assert.equal((await card.locator('[data-role="later-ending"]').innerText()).trim(), 'It went on in the background and ended later with exit code 3.');
+    await hideBottomPanel(wb.page);
+    await screenshots(wb.page, 'background-command-failed-later');
   });
 
   it('searches the history, exports a task as markdown through the save dialog, and deletes one after confirming', async () => {

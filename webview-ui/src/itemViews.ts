@@ -2,12 +2,13 @@ import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtoco
 import { canRetryStep } from '../../src/shared/vocabulary';
 import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
 import { commandControls } from './commandControls';
+import { outcomeActions } from './outcomeActions';
 import { icon, stepIcon, toolIcon } from './icons';
 import { stepBudgetView } from './stepBudgetView';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
-import { errorWords, type Translate } from './strings';
-import type { CompactionItem, Item, OutcomeItem, ReportItem, TaskItem, ToolCard } from './viewModel';
+import { errorWords, nextAction, type Translate } from './strings';
+import type { CompactionItem, Item, ReportItem, TaskItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
 
 /** What row renderers need from the app. */
@@ -50,24 +51,6 @@ function markdownBlock(key: object, text: string, className = ''): HTMLElement {
   const el = h('div', { class: ['markdown', className] });
   el.innerHTML = markdownOf(key, text);
   return el;
-}
-
-/** Error codes the user fixes in the model set-up (key, endpoint, model name). */
-const SETUP_CODES = new Set(['auth', 'bad_request', 'unavailable', 'not_configured']);
-
-/** What the user can do next from an outcome card: fix the set-up, retry, read the log, undo what changed. */
-function outcomeActions(item: OutcomeItem, ctx: ItemContext): HTMLElement[] {
-  const t = ctx.t();
-  const actions: HTMLElement[] = [];
-  const failed = item.outcome !== 'finished' && item.outcome !== 'cancelled';
-  if (item.code === 'auth') actions.push(button(t('setApiKey'), () => ctx.post({ type: 'setApiKey' }), { kind: 'primary', action: 'set-api-key' }));
-  if (item.code && SETUP_CODES.has(item.code)) actions.push(button(t('openSettings'), () => ctx.post({ type: 'openSettings' }), { kind: 'secondary', action: 'open-settings' }));
-  const task = item.task;
-  if (failed && task) actions.push(button(t('retryTask'), () => ctx.post({ type: 'submitTask', text: task, planMode: 'auto' }), { kind: item.code === 'auth' ? 'secondary' : 'primary', icon: icon('retry'), action: 'retry-task' }));
-  if (failed) actions.push(button(t('showLog'), () => ctx.post({ type: 'showLog' }), { kind: 'secondary', action: 'show-log' }));
-  const runId = ctx.runId();
-  if (runId && item.changed && ctx.view === 'panel') actions.push(button(t('undoEdits'), () => ctx.post({ type: 'undoTaskEdits', runId }), { kind: 'secondary', action: 'undo' }));
-  return actions;
 }
 
 /** Renders timeline rows; tool cards are patched in place, other rows are small enough to rebuild. */
@@ -168,6 +151,8 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
         const words = errorWords(t, item.code);
         if (words) el.appendChild(h('div', { class: 'outcome-kind' }, words));
         if (item.reason) el.appendChild(h('div', { class: 'muted reason' }, item.reason));
+        const next = nextAction(t, item.outcome, item.code);
+        if (next) el.appendChild(h('div', { class: 'outcome-next', 'data-role': 'next-action' }, next));
         const actions = outcomeActions(item, ctx);
         if (actions.length) el.appendChild(h('div', { class: 'buttons' }, ...actions));
         return el;
@@ -287,6 +272,12 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     return t(`tool.${card.status}`);
   }
 
+  /** A background command's later ending in words: its result still tells of the moment it went there. */
+  function laterEnding(card: ToolCard, t: Translate): string {
+    if (card.laterEnding === 'stopped') return t('tool.laterStopped');
+    return card.exitCode === null || card.exitCode === undefined ? t('tool.laterKilled') : t('tool.laterExited', card.exitCode);
+  }
+
   function outputText(card: ToolCard): string {
     return card.outputOmitted > 0 ? `${ctx.t()('omittedOutput', card.outputOmitted)}\n${card.output}` : card.output;
   }
@@ -299,6 +290,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     // A finished command's result already holds its output (head and tail): one output section, not two.
     const resultHasOutput = card.result !== undefined && card.exitCode !== undefined;
     if (!resultHasOutput && (card.output !== '' || card.outputOmitted > 0)) body.append(h('div', { class: 'section-label' }, t('toolOutput')), h('pre', { class: 'output' }, outputText(card)));
+    if (card.laterEnding) body.append(h('p', { class: 'later-ending', 'data-role': 'later-ending' }, laterEnding(card, t)));
     if (card.result !== undefined) {
       body.append(h('div', { class: 'section-label' }, t('toolResult'),
         card.resultOmitted > 0 ? h('span', { class: 'muted' }, ` ${t('omittedResult', card.resultOmitted)}`) : null),

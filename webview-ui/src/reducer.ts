@@ -1,4 +1,5 @@
-import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus, Usage } from '../../src/shared/events';
+import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus } from '../../src/shared/events';
+import { addFigures, addUsage } from './usageSums';
 import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
 import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomes';
@@ -39,7 +40,7 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'run_started': {
       const words = taskWords(event.task);
       // A follow-up continues the task: its usage counts from zero, shown on top of what came before.
-      const v = closeText({ ...view, state: 'RUNNING', model: event.model, task: view.task ?? words, outcome: undefined, turnTextId: undefined, usageBase: view.usage });
+      const v = closeText({ ...view, state: 'RUNNING', model: event.model, task: view.task ?? words, outcome: undefined, turnTextId: undefined, usageBase: view.usage, costBase: view.cost });
       return append(v, { kind: 'task', id: `task:${seq}`, text: words });
     }
     case 'state':
@@ -76,9 +77,11 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'tool_result':
       return toolResult(view, event, seq);
     case 'command_ended':
-      // A background command's card stops saying "In the background": it ended (exit N) or was stopped.
+      // A background command's card stops saying "In the background": it ended (exit 0), failed (another
+      // exit code, a signal) or was stopped.
       return updateTool(view, event.callId, (card) => (card.status !== 'background' ? card
-        : event.stopped ? { ...card, status: 'stopped' } : { ...card, status: 'ended', exitCode: event.exitCode }));
+        : event.stopped ? { ...card, status: 'stopped', laterEnding: 'stopped' }
+          : { ...card, status: event.exitCode === 0 ? 'ended' : 'failed', exitCode: event.exitCode, laterEnding: 'exited' }));
     case 'approval_requested': {
       const v = closeText(view);
       const item: ApprovalItem = {
@@ -111,7 +114,9 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     }
     case 'usage': {
       const usage = view.usageBase ? addUsage(view.usageBase, event.total) : event.total;
-      return event.cost ? { ...view, usage, cost: event.cost } : { ...view, usage };
+      // The core sends the task's figures (earlier runs included); older histories only the run's own.
+      const cost = event.task ?? (event.cost && view.costBase ? addFigures(view.costBase, event.cost) : event.cost);
+      return cost ? { ...view, usage, cost } : { ...view, usage };
     }
     case 'rules_loaded':
       return { ...view, rules: event.files };
@@ -170,14 +175,6 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'checkpoint':
       return checkpointTaken(view, event);
   }
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  const cached = (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0);
-  return {
-    promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens,
-    ...(cached ? { cachedTokens: cached } : {}),
-  };
 }
 
 function textDelta(view: RunView, text: string, seq: number): RunView {

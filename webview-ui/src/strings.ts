@@ -22,12 +22,18 @@ export function createTranslator(lang: string, overrides: Record<string, string>
 }
 
 /**
- * The plain words for an error kind (a model error's or a connection test's `code`), from their one
- * owner, the `setupError.*` strings; undefined for kinds without words of their own. Views show
- * these words, never the code.
+ * The plain words for an error kind (a model error's or a connection test's `code`): the
+ * `setupError.*` strings the set-up view shares, else the `errorKind.*` ones; undefined for kinds
+ * without words of their own. Views show these words, never the code.
  */
 export function errorWords(t: Translate, code: string | undefined): string | undefined {
   if (code === undefined || code === 'other') return undefined;
-  const key = `setupError.${code}`;
-  return key in en ? t(key as StringKey) : undefined;
+  const key = [`setupError.${code}`, `errorKind.${code}`].find((k) => k in en);
+  return key ? t(key as StringKey) : undefined;
+}
+
+/** What the user can do next after a run ended this way: the error's own advice, else the outcome's; undefined after success. */
+export function nextAction(t: Translate, outcome: string, code: string | undefined): string | undefined {
+  const key = [`errorNext.${code ?? ''}`, `outcomeNext.${outcome}`].find((k) => k in en);
+  return key ? t(key as StringKey) : undefined;
 }

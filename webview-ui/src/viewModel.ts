@@ -57,6 +57,8 @@ export interface ToolCard extends ItemBase {
   checkpointId?: string;
   /** A command's exit code once it ended (null: killed by a signal). */
   exitCode?: number | null;
+  /** How a command the user sent to the background ended later (its result still tells of the moment it went there). */
+  laterEnding?: 'exited' | 'stopped';
   durationMs?: number;
   /** Images the tool produced (screenshots, MCP images), saved in the task's storage: workspace-relative paths. */
   images?: string[];
@@ -248,8 +250,10 @@ export interface RunView {
   pending: readonly string[];
   /** What fills the context, from the last `context` event. */
   context?: ContextView;
-  /** Effective tokens and money of the task so far. */
+  /** Effective tokens and money of the task so far, follow-ups included. */
   cost?: CostFigures;
+  /** The task's figures before the current follow-up, for histories whose events lack the task's figures. */
+  costBase?: CostFigures;
   /** Rules files the task read into its system prompt (AGENTS.md, CLAUDE.md, ...). */
   rules?: readonly RulesFileView[];
   /** The text item that deltas currently extend. */

@@ -1,4 +1,4 @@
-import type { Usage } from '../../shared/events';
+import type { CostFigures, Usage } from '../../shared/events';
 import { isCancellation } from '../errors';
 import { runAgent } from '../loop/runAgent';
 import { DEFAULT_LIMITS, type AgentLimits, type AgentRunResult } from '../loop/runTypes';
@@ -10,6 +10,7 @@ import { ChangeTracker } from './changeTracker';
 import { emitUsage, innerStream } from './flowEvents';
 import type { Language } from './language';
 import { TaskBudget } from './taskBudget';
+import { BackgroundEndings } from '../tools/backgroundEndings';
 import { TaskGuards } from './taskGuards';
 import { DEFAULT_FLOW_LIMITS, type FlowLimits, type RunTaskOptions } from './taskTypes';
 
@@ -31,10 +32,12 @@ export interface FlowContext {
   resumed?: Map<string, { messages: ChatMessage[]; instruction: string }>;
   /** The task's rules files, read once at its start and given to every inner run. */
   rules?: LoadedRule[];
+  /** Background commands of the task that ended: told to whichever inner run asks the model next. */
+  backgroundEndings: BackgroundEndings;
 }
 
-/** Builds the context of one `runTask` / `retryStep` call. */
-export function createFlowContext(options: RunTaskOptions, language: Language, changedFiles: readonly string[] = []): FlowContext {
+/** Builds the context of one `runTask` / `retryStep` / `resumeTask` call; `earlier`: what the task's earlier runs spent. */
+export function createFlowContext(options: RunTaskOptions, language: Language, changedFiles: readonly string[] = [], earlier?: CostFigures): FlowContext {
   // One turn limit for the user to set: it bounds a direct run and each plan step alike, unless a
   // shell sets a separate per-step limit.
   const stepTurns = options.limits?.maxTurnsPerStep ?? options.agentLimits?.maxTurns;
@@ -42,7 +45,7 @@ export function createFlowContext(options: RunTaskOptions, language: Language, c
   const budget = new TaskBudget(limits.taskTokenBudget, {
     price: priceOf(options.models.default.id, options.prices),
     limitUsd: limits.taskCostBudgetUsd,
-  });
+  }, earlier);
   return {
     options,
     limits,
@@ -53,6 +56,7 @@ export function createFlowContext(options: RunTaskOptions, language: Language, c
     guards: new TaskGuards(options),
     signal: AbortSignal.any([options.signal, budget.signal]),
     turns: 0,
+    backgroundEndings: new BackgroundEndings(),
   };
 }
 
@@ -120,6 +124,7 @@ export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRu
       beforeTool: ctx.guards.beforeTool,
       ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
       ...(run.verifyAtFinish ? { judgeFinish: ctx.guards.judgeFinish } : {}),
+      backgroundEndings: ctx.backgroundEndings,
     });
     ctx.turns += result.turns;
     const missing = result.usage.totalTokens - relay.counted().totalTokens;

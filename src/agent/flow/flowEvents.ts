@@ -30,7 +30,7 @@ export function innerStream(parent: EventStream, budget: TaskBudget, tracker: Ch
     if (event.type === 'usage') {
       counted = addUsage(counted, event.usage);
       budget.add(event.usage);
-      parent.emit({ type: 'usage', usage: event.usage, total: budget.usage, cost: budget.figures() });
+      parent.emit({ type: 'usage', usage: event.usage, total: budget.usage, cost: budget.figures(), task: budget.taskFigures() });
       return;
     }
     tracker.observe(event);
@@ -42,5 +42,5 @@ export function innerStream(parent: EventStream, budget: TaskBudget, tracker: Ch
 /** Counts a flow call's own usage against the budget and tells the stream. */
 export function emitUsage(parent: EventStream, budget: TaskBudget, usage: Usage): void {
   budget.add(usage);
-  parent.emit({ type: 'usage', usage, total: budget.usage, cost: budget.figures() });
+  parent.emit({ type: 'usage', usage, total: budget.usage, cost: budget.figures(), task: budget.taskFigures() });
 }

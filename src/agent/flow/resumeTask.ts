@@ -3,13 +3,15 @@ import { conversationFromEvents } from '../context/conversationFromEvents';
 import type { ChatMessage } from '../model/types';
 import type { FlowState } from './flowState';
 import { StepwiseError } from '../errors';
-import { createFlowContext, runInner } from './flowContext';
+import { createFlowContext, runInner, type FlowContext } from './flowContext';
+import { untoldEndings } from '../tools/backgroundEndings';
 import { flowStateFromEvents } from './flowStateFromEvents';
 import { detectLanguage } from './language';
 import { commit, type Progress } from './planCommit';
 import { continuePlan } from './planRunner';
 import { applyRetry, restoredState } from './planState';
 import { settle } from './runTask';
+import { spentByRuns } from './taskBudget';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /** Said to an agent that resumes without a new instruction from the user. */
@@ -42,7 +44,8 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
   const stored = flowStateFromEvents(options.history);
   const base = { ...options, planMode: 'always' as const, review: 'auto' as const };
   if (!stored) {
-    const ctx = createFlowContext({ ...base, task: options.instruction?.trim() || started.task }, detectLanguage(started.task));
+    const ctx = createFlowContext({ ...base, task: options.instruction?.trim() || started.task }, detectLanguage(started.task), [], spentByRuns(options.history));
+  tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
       const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns });
@@ -51,7 +54,8 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
   }
   const { state, stepEvents } = stored;
   if (planIsDone(state) && options.instruction?.trim()) return followUpDonePlan(options, state, instruction);
-  const ctx = createFlowContext({ ...base, task: state.task }, state.language, state.changedFiles);
+  const ctx = createFlowContext({ ...base, task: state.task }, state.language, state.changedFiles, spentByRuns(options.history));
+  tellUntoldEndings(ctx, options.history);
   const progress: Progress = { route: 'plan', baseUsage: state.usage };
   return settle(ctx, progress, async () => {
     commit(ctx, progress, restoredState(state));
@@ -63,6 +67,11 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     }
     return continuePlan(ctx, progress);
   });
+}
+
+/** Background commands that ended after the model's last turn: the follow-up's first model call hears of them. */
+function tellUntoldEndings(ctx: FlowContext, history: readonly AgentEvent[]): void {
+  for (const ending of untoldEndings(history)) ctx.backgroundEndings.record(ending);
 }
 
 /** A plan with nothing left to run (no pending, running or failed step): a follow-up cannot continue it. */
@@ -77,7 +86,8 @@ export function planIsDone(state: FlowState): boolean {
  * would only write its report again and ignore what the user asked.
  */
 async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, instruction: string): Promise<TaskResult> {
-  const ctx = createFlowContext({ ...options, planMode: 'never', review: 'auto', task: instruction }, state.language, state.changedFiles);
+  const ctx = createFlowContext({ ...options, planMode: 'never', review: 'auto', task: instruction }, state.language, state.changedFiles, spentByRuns(options.history));
+  tellUntoldEndings(ctx, options.history);
   const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
   return settle(ctx, progress, async () => {
     const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];

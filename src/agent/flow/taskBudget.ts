@@ -1,4 +1,4 @@
-import type { CostFigures, Usage } from '../../shared/events';
+import type { AgentEvent, CostFigures, Usage } from '../../shared/events';
 import type { ModelPrice } from '../model/modelCatalog';
 import { addUsage, ZERO_USAGE } from '../loop/usage';
 
@@ -37,10 +37,14 @@ export class TaskBudget {
   private readonly controller = new AbortController();
   private readonly listeners = new Set<() => void>();
 
-  /** `limit` in effective tokens; `undefined` or a non-positive number means no limit. */
+  /**
+   * `limit` in effective tokens; `undefined` or a non-positive number means no limit. `earlier`: what
+   * earlier runs of the same task spent (a follow-up, a resume), added to `taskFigures` only.
+   */
   constructor(
     readonly limit: number | undefined,
     private readonly money: BudgetMoney = {},
+    private readonly earlier?: CostFigures,
   ) {}
 
   /** Aborted once the budget is exceeded. */
@@ -80,6 +84,11 @@ export class TaskBudget {
     return figures;
   }
 
+  /** The task's figures: this run's plus what its earlier runs spent. */
+  taskFigures(): CostFigures {
+    return this.earlier ? addFigures(this.earlier, this.figures()) : this.figures();
+  }
+
   /** Adds one call's usage; aborts `signal` when a sum goes over its limit. */
   add(usage: Usage): void {
     this.sum = addUsage(this.sum, usage);
@@ -103,4 +112,38 @@ export class TaskBudget {
     const cached = this.sum.cachedTokens ? ` (${this.sum.cachedTokens} cached prompt tokens counted at ${CACHED_WEIGHT})` : '';
     return `The task used ${Math.round(this.effective)} tokens${cached}, over its budget of ${this.limit} tokens; stopped.`;
   }
+}
+
+/**
+ * What the runs of a stored task spent in all (`undefined` when no call was counted). Each run
+ * (from one `run_started` to the next) ends with its own figures (`cost`) and, since follow-ups carry
+ * the task's figures, with the task's (`task`, which already holds every run before it); histories
+ * recorded before `task` existed are summed run by run.
+ */
+export function spentByRuns(events: readonly AgentEvent[]): CostFigures | undefined {
+  let done: CostFigures | undefined;
+  let run: { own: CostFigures; task?: CostFigures } | undefined;
+  const close = (): void => {
+    if (run) done = run.task ?? addFigures(done, run.own);
+    run = undefined;
+  };
+  for (const event of events) {
+    if (event.type === 'run_started') close();
+    else if (event.type === 'usage') run = { own: event.cost ?? { effectiveTokens: Math.round(effectiveTokens(event.total)) }, ...(event.task ? { task: event.task } : {}) };
+  }
+  close();
+  return done;
+}
+
+function addFigures(a: CostFigures | undefined, b: CostFigures): CostFigures {
+  if (!a) return b;
+  const sum: CostFigures = { effectiveTokens: a.effectiveTokens + b.effectiveTokens };
+  if (a.costUsd !== undefined || b.costUsd !== undefined) sum.costUsd = (a.costUsd ?? 0) + (b.costUsd ?? 0);
+  return sum;
+}
+
+/** Figures in plain English, for the CLI and exports: "3,300 effective tokens · $0.0042" (money only with a price). */
+export function figuresWords(f: CostFigures): string {
+  const money = f.costUsd !== undefined ? ` · $${f.costUsd.toFixed(f.costUsd < 1 ? 4 : 2)}` : '';
+  return `${Math.round(f.effectiveTokens).toLocaleString('en-US')} effective tokens${money}`;
 }

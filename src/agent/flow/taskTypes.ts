@@ -21,9 +21,10 @@ export interface FlowLimits {
   /**
    * Effective tokens of every model call of the task (uncached prompt + 0.1 x cached prompt +
    * completion: what users pay); `undefined` or 0: no limit.
+   * Each run the user starts (the task, each follow-up or resume) gets this limit afresh, as a follow-up is a new go-ahead and a task stopped by its budget must stay resumable; the figures shown (`usage.task`) add up every run.
    */
   taskTokenBudget?: number;
-  /** US dollars the task may cost (needs a price for the model); `undefined` or 0: no limit. */
+  /** US dollars the task may cost (needs a price for the model; afresh per run, as `taskTokenBudget`); `undefined` or 0: no limit. */
   taskCostBudgetUsd?: number;
 }
 

@@ -11,6 +11,7 @@ import { createRunSession, type RunSession } from './runSession';
 import type { AgentRunOptions, AgentRunResult } from './runTypes';
 import { StuckDetector } from './stuckDetector';
 import { think } from './think';
+import { BackgroundEndings } from '../tools/backgroundEndings';
 
 interface Ending {
   outcome: RunOutcome;
@@ -35,7 +36,9 @@ export const CALL_A_TOOL_NOTE = 'Your last reply did not call a tool. Continue t
  * is always the first event and `run_finished` the last.
  */
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
-  const run = createRunSession(options);
+  // Commands the user sends to the background end later: the task's ledger hears of it, and the model is told at its next turn.
+  const backgroundEndings = options.backgroundEndings ?? new BackgroundEndings();
+  const run = createRunSession({ ...options, commands: backgroundEndings.watch(options.commands), backgroundEndings });
   run.emit({ type: 'run_started', task: options.task, workspace: options.workspace.root, model: options.model.id });
   let ending: Ending = { outcome: 'failed', reason: 'the run ended unexpectedly' };
   try {
@@ -67,6 +70,8 @@ async function loop(run: RunSession): Promise<Ending> {
   for (let turn = 1; turn <= run.maxTurns || (await continuePastLimit(run)); turn++) {
     run.turns = turn;
     run.emit({ type: 'turn_started', turn, maxTurns: run.maxTurns });
+    const ended = run.options.backgroundEndings?.takeNote();
+    if (ended) run.messages.push({ role: 'user', content: ended });
     const response = await think(run);
     const answer = judgeAnswer(run, response, answers);
     if (answer.kind === 'end') return answer.ending;

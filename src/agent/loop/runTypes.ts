@@ -1,3 +1,4 @@
+import type { BackgroundEndings } from '../tools/backgroundEndings';
 import type { ApprovalCategory, RunOutcome, Usage } from '../../shared/events';
 import type { ContextControl } from '../context/contextControl';
 import type { RulesInput } from '../context/rulesFiles';
@@ -86,6 +87,8 @@ export interface AgentRunOptions {
   beforeTool?: (call: ModelToolCall, category: ApprovalCategory | 'meta' | undefined, signal: AbortSignal) => Promise<void>;
   /** Judges a successful `finish`; a refusal goes back to the model as the call's result and the run goes on. */
   judgeFinish?: (signal: AbortSignal) => Promise<{ accept: true } | { accept: false; content: string }>;
+  /** The task's background commands that ended, told to the model before its next call; a run makes its own when not given. */
+  backgroundEndings?: BackgroundEndings;
 }
 
 /** How a run ended, with the conversation for resume and the usage for display. */

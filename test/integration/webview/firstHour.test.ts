@@ -43,7 +43,7 @@ describe('webviews in Chromium: what the first hour shows', function () {
   this.timeout(60_000);
   const { view, shot } = chromiumSuite();
 
-  it('a command sent to the background says how it ended later: "Ended (exit 3)", "Stopped"', async () => {
+  it('a command sent to the background says how it ended later: "Exit 3" (failed), "Ended (exit 0)", "Stopped"', async () => {
     const page = await view({ view: 'panel' });
     const cmd = (callId: string, command: string): AgentEvent => ({ type: 'tool_call', callId, name: 'run_command', args: { command }, category: 'command' });
     const events: AgentEvent[] = [
@@ -52,16 +52,30 @@ describe('webviews in Chromium: what the first hour shows', function () {
       { type: 'tool_result', callId: 'b1', name: 'run_command', isError: false, content: 'still running in the background (pid 41)', durationMs: 5000, background: true },
       cmd('b2', 'npm run dev'),
       { type: 'tool_result', callId: 'b2', name: 'run_command', isError: false, content: 'still running in the background (pid 42)', durationMs: 5000, background: true },
-      { type: 'run_finished', outcome: 'finished', summary: 'Both run.', turns: 1 },
+      cmd('b3', 'npm run e2e'),
+      { type: 'tool_result', callId: 'b3', name: 'run_command', isError: false, content: 'still running in the background (pid 43)', durationMs: 5000, background: true },
+      { type: 'run_finished', outcome: 'finished', summary: 'All run.', turns: 1 },
     ];
     await sendHost(page, status, { type: 'reset', runId: RUN, task: 'Start the servers' }, { type: 'events', runId: RUN, envelopes: wrap(RUN, events) });
-    assert.deepEqual((await cards(page)).map((c) => c.badge), ['In the background', 'In the background']);
-    const ended: AgentEvent[] = [{ type: 'command_ended', callId: 'b1', exitCode: 3, stopped: false }, { type: 'command_ended', callId: 'b2', exitCode: null, stopped: true }];
+    assert.deepEqual((await cards(page)).map((c) => c.badge), ['In the background', 'In the background', 'In the background']);
+    const ended: AgentEvent[] = [
+      { type: 'command_ended', callId: 'b1', exitCode: 3, stopped: false },
+      { type: 'command_ended', callId: 'b2', exitCode: null, stopped: true },
+      { type: 'command_ended', callId: 'b3', exitCode: 0, stopped: false },
+    ];
     await sendHost(page, { type: 'events', runId: RUN, envelopes: wrap(RUN, ended, events.length) });
     const seen = await cards(page);
-    assert.deepEqual(seen.map((c) => c.badge), ['Ended (exit 3)', 'Stopped']);
-    assert.match(seen[0]!.classes, /tool-ended/);
+    assert.deepEqual(seen.map((c) => c.badge), ['Exit 3', 'Stopped', 'Ended (exit 0)']);
+    assert.match(seen[0]!.classes, /tool-failed/);
     assert.match(seen[1]!.classes, /tool-stopped/);
+    assert.match(seen[2]!.classes, /tool-ended/);
+    // The result still says "still running" (what the model was told then); a plain line above it says how it ended.
+    const later = await page.$$eval('details.tool', (all) => all.map((d) => d.querySelector('[data-role="later-ending"]')?.textContent ?? ''));
+    assert.deepEqual(later, [
+      'It went on in the background and ended later with exit code 3.',
+      'It went on in the background until it was stopped.',
+      'It went on in the background and ended later with exit code 0.',
+    ]);
     await shot(page, 'panel-background-ended');
   });
 

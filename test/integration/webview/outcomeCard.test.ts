@@ -6,6 +6,8 @@ import type { HostMessage } from '../../../src/shared/webviewProtocol';
 import { finish, flowModel, harness } from '../../unit/flow/flowHarness';
 import { chromiumSuite, sendHost, settle } from './harness';
 import { wrap } from './scenario';
+import { ErrorCode } from '../../../src/shared/errorKinds';
+import { createTranslator, errorWords, nextAction } from '../../../webview-ui/src/strings';
 
 const status: HostMessage = { type: 'status', status: { configured: true, trusted: true, running: false, model: 'm', history: [] } };
 
@@ -80,4 +82,38 @@ describe('webviews in Chromium: the outcome card says what the events say', func
     assert.equal(await page.locator('.card.outcome [data-action="undo"]').count(), 0, 'nothing is left to undo');
     await shot(page, 'panel-edits-undone');
   });
+});
+
+describe('webviews in Chromium: every error code ends in plain words and a next action', function () {
+  this.timeout(120_000);
+  const { view, shot } = chromiumSuite();
+  const RUN = 'run-codes';
+  const runStatus: HostMessage = { type: 'status', status: { configured: true, trusted: true, running: false, runId: RUN, model: 'm', history: [] } };
+
+  for (const lang of ['en', 'zh-cn']) {
+    it(`${lang}: each code's card shows its words and next action, never the code`, async () => {
+      const t = createTranslator(lang);
+      const page = await view({ view: 'panel', lang });
+      for (const code of ErrorCode.options) {
+        const reason = `The request failed (${code === 'internal' ? 'TypeError: x is undefined' : 'HTTP 4xx'}).`;
+        const events: AgentEvent[] = [
+          { type: 'run_started', task: 'Explain the build', workspace: '/ws', model: 'm' },
+          { type: 'error', code, message: reason },
+          { type: 'run_finished', outcome: code === 'internal' ? 'internal' : 'failed', reason, turns: 1 },
+        ];
+        await sendHost(page, runStatus, { type: 'reset', runId: RUN, task: 'Explain the build' }, { type: 'events', runId: RUN, envelopes: wrap(RUN, events) });
+        await settle(page);
+        const card = page.locator('.card.outcome');
+        assert.equal(await card.count(), 1, code);
+        const text = (await card.textContent()) ?? '';
+        assert.ok(text.includes(errorWords(t, code)!), `${code}: words in ${text}`);
+        assert.ok(text.includes(nextAction(t, 'failed', code)!), `${code}: next action in ${text}`);
+        assert.equal(await card.locator('[data-role="next-action"]').count(), 1, code);
+        if (code.includes('_')) assert.ok(!text.includes(code), `${code} not shown raw: ${text}`);
+        assert.ok(await card.locator('[data-action="retry-task"]').count() === 1, `${code}: a retry button`);
+        if (code === 'auth') assert.equal(await card.locator('[data-action="set-api-key"]').count(), 1);
+        if (code === 'context_length') await shot(page, `panel-outcome-context-length-${lang}`);
+      }
+    });
+  }
 });

@@ -67,7 +67,7 @@ describe('ConsoleRenderer', () => {
         '✓ read_file (3 ms)',
         '  1| x\n  2| y\n  3| z\n  4| w\n  … (2 more lines)',
         '! retrying in 1 s',
-        '✓ finished after 2 turn(s)',
+        '✓ Finished after 2 turn(s)',
         'All done.',
         '',
       ].join('\n'),
@@ -84,8 +84,9 @@ describe('ConsoleRenderer', () => {
       { type: 'run_finished', outcome: 'failed', reason: 'the model refused the key', turns: 1 },
     ]);
     assert.match(out, /Plan: Ship it\n {2}● 1\. \[researcher\] Look\n {2}○ 2\. \[coder\] Change/);
-    assert.match(out, /✗ auth: check your API key/);
-    assert.match(out, /✗ failed after 1 turn\(s\)\nthe model refused the key/);
+    assert.match(out, /✗ The endpoint refused the API key: check your API key/);
+    assert.doesNotMatch(out, /\bauth\b/);
+    assert.match(out, /✗ Failed after 1 turn\(s\)\nthe model refused the key/);
     assert.ok(!out.includes('\x1b['), 'no escape codes without colour');
     assert.ok(render([{ type: 'error', code: 'x', message: 'y' }], true).includes('\x1b[31m'));
   });
@@ -96,5 +97,37 @@ describe('exitCodeFor', () => {
     assert.equal(exitCodeFor('finished'), 0);
     assert.equal(exitCodeFor('cancelled'), 130);
     for (const outcome of ['failed', 'step_limit', 'stuck', 'budget'] as const) assert.equal(exitCodeFor(outcome), 1);
+  });
+
+  it('ends with the task’s cost, naming this run’s share when earlier runs count too', () => {
+    const call = { promptTokens: 1000, completionTokens: 100, totalTokens: 1100 };
+    const out = render([
+      { type: 'usage', usage: call, total: call, cost: { effectiveTokens: 1100, costUsd: 0.0014 }, task: { effectiveTokens: 3300, costUsd: 0.0042 } },
+      { type: 'run_finished', outcome: 'finished', summary: 'Done.', turns: 1 },
+    ]);
+    assert.match(out, /Cost: 3,300 effective tokens · \$0\.0042 \(task so far; this run 1,100 effective tokens · \$0\.0014\)\n$/);
+    const first = render([
+      { type: 'usage', usage: call, total: call, cost: { effectiveTokens: 1100 }, task: { effectiveTokens: 1100 } },
+      { type: 'run_finished', outcome: 'failed', reason: 'no', turns: 1 },
+    ]);
+    assert.match(first, /Cost: 1,100 effective tokens\n$/);
+    assert.doesNotMatch(render([{ type: 'run_finished', outcome: 'finished', turns: 0 }]), /Cost/);
+  });
+
+  it('says how a background command ended: its exit code, failed when not 0', () => {
+    const rows: Array<[{ exitCode: number | null; stopped: boolean }, RegExp]> = [
+      [{ exitCode: 0, stopped: false }, /^■ background command npm run dev exited with code 0$/m],
+      [{ exitCode: 3, stopped: false }, /^✗ background command npm run dev failed: exit code 3$/m],
+      [{ exitCode: null, stopped: false }, /^✗ background command npm run dev failed: killed by a signal$/m],
+      [{ exitCode: null, stopped: true }, /^■ background command npm run dev stopped by the user$/m],
+    ];
+    for (const [ending, expected] of rows) {
+      const out = render([
+        { type: 'tool_call', callId: 'c', name: 'run_command', args: { command: 'npm run dev' } },
+        { type: 'tool_result', callId: 'c', name: 'run_command', isError: false, content: 'still running', durationMs: 1, background: true },
+        { type: 'command_ended', callId: 'c', ...ending },
+      ]);
+      assert.match(out, expected);
+    }
   });
 });

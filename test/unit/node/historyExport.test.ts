@@ -13,6 +13,8 @@ const call = (callId: string, command: string): AgentEvent => ({ type: 'tool_cal
 const result = (callId: string, extra: Partial<Extract<AgentEvent, { type: 'tool_result' }>>): AgentEvent =>
   ({ type: 'tool_result', callId, name: 'run_command', isError: false, content: 'x', durationMs: 1, ...extra });
 
+const U = { promptTokens: 1000, completionTokens: 100, totalTokens: 1100 };
+
 describe('history export as markdown', () => {
   const cases: { name: string; events: AgentEvent[]; has: string[]; hasNot?: string[] }[] = [
     {
@@ -45,6 +47,22 @@ describe('history export as markdown', () => {
       has: ['## Plan', 'Goal: Green tests', '### 1. Find the failure (completed)', 'Run the suite', 'auth.test.ts fails on an expired token',
         '### 2. Fix the token check (failed)', 'Could not reproduce', 'Reason: step 2 failed', 'Report:', '# Report\nHalf done.', '- Outcome: incomplete'],
       hasNot: ['### 2. Fix it '],
+    },
+    {
+      name: 'background commands: how each ended later, or that it was left running',
+      events: [started, call('a', 'npm run dev'), result('a', { background: true }), call('b', 'npm run watch'), result('b', { background: true }),
+        call('c', 'serve'), result('c', { background: true }), { type: 'command_ended', callId: 'a', exitCode: 2, stopped: false },
+        { type: 'command_ended', callId: 'c', exitCode: 0, stopped: false }],
+      has: ['- `npm run dev` — went to the background, then failed: exit code 2', '- `npm run watch` — left running in the background', '- `serve` — went to the background, then exited with code 0'],
+      hasNot: ['— done'],
+    },
+    {
+      name: 'the cost of the whole task, follow-ups included (older runs without task figures summed)',
+      events: [started, { type: 'usage', usage: U, total: U, cost: { effectiveTokens: 1100, costUsd: 0.0014 } }, { type: 'run_finished', outcome: 'finished', turns: 1 },
+        { ...started, task: 'And the docs?' } as AgentEvent, { type: 'usage', usage: U, total: U, cost: { effectiveTokens: 1100, costUsd: 0.0014 }, task: { effectiveTokens: 2200, costUsd: 0.0028 } },
+        { type: 'run_finished', outcome: 'finished', turns: 1 },
+        { ...started, task: 'Once more' } as AgentEvent, { type: 'usage', usage: U, total: U, cost: { effectiveTokens: 500, costUsd: 0.001 } }],
+      has: ['- Cost: 2,700 effective tokens · $0.0038'],
     },
     {
       name: 'model text with backticks cannot close its fence or break inline code',

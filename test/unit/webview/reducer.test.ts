@@ -197,6 +197,20 @@ describe('webview reducer', () => {
     assert.equal(card.resultOmitted, 200_008 - RESULT_KEEP_CHARS);
   });
 
+  it('shows the task’s cost over its follow-ups: the core’s task figures, or a sum for older histories', () => {
+    const call = { promptTokens: 1000, completionTokens: 100, totalTokens: 1100 };
+    const turn = (task: string, cost: number, taskFigures?: number): AgentEvent[] => [
+      { type: 'run_started', task, workspace: '/w', model: 'm' },
+      { type: 'usage', usage: call, total: call, cost: { effectiveTokens: cost, costUsd: cost / 1e6 }, ...(taskFigures ? { task: { effectiveTokens: taskFigures, costUsd: taskFigures / 1e6 } } : {}) },
+      { type: 'run_finished', outcome: 'finished', summary: 'ok', turns: 1 },
+    ];
+    const now = run([...turn('first', 1100, 1100), ...turn('follow-up', 1100, 2200)]);
+    assert.deepEqual(now.cost, { effectiveTokens: 2200, costUsd: 0.0022 });
+    assert.equal(now.usage?.totalTokens, 2200);
+    const older = run([...turn('first', 1100), ...turn('follow-up', 1100)]);
+    assert.equal(older.cost?.effectiveTokens, 2200, 'an older history without task figures is summed run by run');
+  });
+
   it('sums usage, records the report and the outcome', () => {
     const view = run([
       { type: 'run_started', task: 'Write a report', workspace: '/w', model: 'm' },
