@@ -53,6 +53,8 @@ export class ConsoleRenderer {
   private readonly commands = new Map<string, string>();
   /** The last error, which the run's reason may name as what ended it. */
   private lastError?: { code: string; message: string };
+  /** The last text the model wrote (streamed already): a direct answer's summary is that text, not printed twice. */
+  private lastText = '';
 
   /** A call and its arguments; a command is remembered to name it if it ends in the background. */
   private toolCall(event: AgentEventOf<'tool_call'>): void {
@@ -73,7 +75,7 @@ export class ConsoleRenderer {
     const ok = event.outcome === 'finished';
     const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
     this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
-    if (event.summary) this.line(event.summary);
+    if (event.summary && event.summary.trim() !== this.lastText.trim()) this.line(event.summary);
     if (event.reason && !ok) this.line(this.paint('31', event.reason));
     // The error that ended the run is the one its reason names; its advice beats the outcome's.
     const ending = this.lastError && event.reason?.includes(this.lastError.message) ? this.lastError.code : undefined;
@@ -102,6 +104,9 @@ export class ConsoleRenderer {
     switch (event.type) {
       case 'run_started':
         this.line(this.paint('2', `Stepwise · ${event.model} · ${event.workspace}`));
+        break;
+      case 'assistant_message':
+        if (event.text.trim()) this.lastText = event.text;
         break;
       case 'text_delta':
         this.out.write(event.text);

@@ -74,6 +74,26 @@ describe('ConsoleRenderer', () => {
     );
   });
 
+  it('prints a direct answer once: the streamed text is the summary', () => {
+    const answer = 'The project is called Demo.';
+    const direct = render([
+      { type: 'run_started', task: 't', workspace: '/w', model: 'm' },
+      { type: 'text_delta', text: 'The project is ' },
+      { type: 'text_delta', text: 'called Demo.' },
+      { type: 'assistant_message', text: answer, toolCalls: [] },
+      { type: 'run_finished', outcome: 'finished', summary: answer, turns: 1 },
+    ]);
+    assert.equal(direct, ['Stepwise · m · /w', answer, '✓ Finished after 1 turn(s)', ''].join('\n'));
+    // A summary the model did not stream (finish's argument) is still printed.
+    const finished = render([
+      { type: 'run_started', task: 't', workspace: '/w', model: 'm' },
+      { type: 'text_delta', text: 'Checking.' },
+      { type: 'assistant_message', text: 'Checking.', toolCalls: [{ id: 'f', name: 'finish', arguments: '{}' }] },
+      { type: 'run_finished', outcome: 'finished', summary: 'Renamed it.', turns: 1 },
+    ]);
+    assert.match(finished, /✓ Finished after 1 turn\(s\)\nRenamed it\.\n$/);
+  });
+
   it('shows failures with their reason, the plan with statuses, and colours only on a TTY', () => {
     const out = render([
       { type: 'plan_created', goal: 'Ship it', thought: '', steps: [
