@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../shared/errorKinds';
-import type { RunOutcome } from '../shared/events';
+import type { PlanChange, RunOutcome } from '../shared/events';
 
 /** What an error means, in plain words, and what to do next in a terminal (`{id}`: the task id for `stepwise resume`). */
 const ERRORS: Record<ErrorCode, { words: string; next: string }> = {
@@ -57,4 +57,26 @@ export function errorWordsCli(code: string): string {
 export function nextActionCli(outcome: RunOutcome, code: string | undefined, taskId: string): string | undefined {
   const next = code !== undefined && code in ERRORS ? ERRORS[code as ErrorCode].next : OUTCOMES[outcome];
   return next?.replaceAll('{id}', taskId);
+}
+
+/** A plan update as the CLI says it: from its `change`, else (older histories) its reason without a repeated "plan updated:". */
+export function planChangeCli(event: { reason: string; change?: PlanChange }): string {
+  const c = event.change;
+  if (!c) return `Plan updated: ${event.reason.replace(/^plan updated:\s*/i, '')}`;
+  switch (c.kind) {
+    case 'edited':
+      return 'Plan edited in review';
+    case 'revised':
+      return `Plan revised: ${c.why ?? ''}`;
+    case 'split':
+      return `Split "${c.step ?? ''}" into smaller steps (its token budget ran out): ${c.why ?? ''}`;
+    case 'retry_differently':
+      return `Trying "${c.step ?? ''}" again, differently: ${c.why ?? ''}`;
+    case 'skipped':
+      return `Skipped "${c.step ?? ''}": ${c.why ?? ''}`;
+    case 'retrying':
+      return `Retrying "${c.step ?? ''}"`;
+    case 'resuming':
+      return `Resuming at "${c.step ?? ''}"`;
+  }
 }

@@ -2,7 +2,7 @@ import { compactTokens } from '../shared/compactTokens';
 import type { AgentEvent, AgentEventOf, CostFigures, EventEnvelope } from '../shared/events';
 import { endingWords } from '../agent/tools/backgroundEndings';
 import { figuresWords } from '../agent/flow/taskBudget';
-import { errorWordsCli, nextActionCli, outcomeWordsCli } from './cliAdvice';
+import { errorWordsCli, nextActionCli, outcomeWordsCli, planChangeCli } from './cliAdvice';
 
 /** Where the renderer writes; a TTY gets colours. */
 export interface RenderTarget {
@@ -147,7 +147,7 @@ export class ConsoleRenderer {
         break;
       case 'plan_created':
       case 'plan_updated':
-        this.line(this.paint('1', event.type === 'plan_created' ? `Plan: ${event.goal}` : `Plan updated: ${event.reason}`));
+        this.line(this.paint('1', event.type === 'plan_created' ? `Plan: ${event.goal}` : planChangeCli(event)));
         for (const step of event.steps) {
           const estimate = step.estimate === undefined ? '' : this.paint('2', `  ≈${compactTokens(step.estimate)} tokens`);
           this.line(`  ${STATUS_ICON[step.status] ?? '?'} ${step.id}. [${step.role}] ${step.title}${estimate}`);

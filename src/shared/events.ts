@@ -231,7 +231,23 @@ const PlanCreated = z.object({
   thought: z.string(),
   steps: z.array(PlanStep),
 });
-const PlanUpdated = z.object({ type: z.literal('plan_updated'), reason: z.string(), steps: z.array(PlanStep) });
+/**
+ * What changed in a plan, for views to put in their own (translated) words; `step` is the step's
+ * title, `why` the plan updater's (model's) own reason. `revised`, `split` and `retry_differently`
+ * are re-plans (they count against the re-plan limit).
+ */
+export const PlanChange = z.object({
+  kind: z.enum(['edited', 'revised', 'split', 'retry_differently', 'skipped', 'retrying', 'resuming']),
+  step: z.string().optional(),
+  why: z.string().optional(),
+});
+export type PlanChange = z.infer<typeof PlanChange>;
+
+/** The plan changes that are re-plans. */
+export const REPLAN_KINDS: ReadonlySet<PlanChange['kind']> = new Set(['revised', 'split', 'retry_differently']);
+
+/** `reason` is the change as one English sentence (logs, older readers); `change` (absent in older histories) the same in parts. */
+const PlanUpdated = z.object({ type: z.literal('plan_updated'), reason: z.string(), change: PlanChange.optional(), steps: z.array(PlanStep) });
 const StepStarted = z.object({ type: z.literal('step_started'), stepId: z.string() });
 const StepFinished = z.object({
   type: z.literal('step_finished'),

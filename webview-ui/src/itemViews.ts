@@ -8,6 +8,7 @@ import { stepBudgetView } from './stepBudgetView';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
 import { errorWords, nextAction, type Translate } from './strings';
+import { planChangeWords } from './planChangeWords';
 import type { CompactionItem, Item, ReportItem, TaskItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
 
@@ -122,7 +123,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
       case 'error':
         return h('div', { class: 'card error', role: 'alert' }, h('div', { class: 'card-title' }, icon('cross'), errorWords(t, item.code) ?? t('error')), h('div', { class: 'error-text' }, item.message));
       case 'planNote':
-        return h('div', { class: 'divider plan-note' }, h('span', {}, item.created ? t('planCreated', clip(item.text, 160), item.stepCount) : t('planUpdated', clip(item.text, 160))));
+        return h('div', { class: 'divider plan-note' }, h('span', {}, item.created ? t('planCreated', clip(item.text, 160), item.stepCount) : planChangeWords(t, item)));
       case 'step': {
         const el = h('div', { class: ['step-header', `step-${item.status}`], 'data-step-id': item.stepId },
           stepIcon(item.status), h('span', { class: 'step-title' }, t('stepHeader', item.index + 1, item.title)),

@@ -144,7 +144,7 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       const old = new Map((view.plan?.steps ?? []).map((s) => [s.id, s]));
       const steps: PlanStepView[] = event.steps.map((s) => carriedStep(s, old.get(s.id)));
       const plan = { goal: view.plan?.goal ?? '', thought: view.plan?.thought ?? '', steps };
-      return append(closeText({ ...view, plan }), { kind: 'planNote', id: `plan:${seq}`, created: false, text: event.reason, stepCount: steps.length });
+      return append(closeText({ ...view, plan }), { kind: 'planNote', id: `plan:${seq}`, created: false, text: event.reason, stepCount: steps.length, ...(event.change ? { change: event.change } : {}) });
     }
     case 'step_started': {
       const v = closeText(setStepStatus({ ...view, currentStepId: event.stepId, turnTextId: undefined }, event.stepId, 'in_progress'));

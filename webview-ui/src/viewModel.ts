@@ -1,4 +1,4 @@
-import type { AgentState, ApprovalCategory, ContextParts, CostFigures, RunOutcome, StepBudgetLevel, StepStatus, Usage } from '../../src/shared/events';
+import type { AgentState, ApprovalCategory, ContextParts, CostFigures, PlanChange, RunOutcome, StepBudgetLevel, StepStatus, Usage } from '../../src/shared/events';
 
 /** Lifecycle of a tool card as the user sees it. */
 export type ToolStatus = 'running' | 'awaiting_approval' | 'done' | 'error' | 'failed' | 'stopped' | 'rejected' | 'interrupted' | 'background' | 'ended';
@@ -112,6 +112,8 @@ export interface PlanNoteItem extends ItemBase {
   created: boolean;
   text: string;
   stepCount: number;
+  /** What changed (an update from a current history; older ones have only `text`). */
+  change?: PlanChange;
 }
 
 /** The header of a plan step's section in the timeline. */

@@ -1,5 +1,5 @@
 import { IMAGES_SECTION, withAttachedSection } from '../../shared/attachedContext';
-import type { AgentEvent, Usage } from '../../shared/events';
+import { REPLAN_KINDS, type AgentEvent, type Usage } from '../../shared/events';
 import { Plan, StepRole, type PlanStep } from '../../shared/plan';
 import { addUsage, ZERO_USAGE } from '../loop/usage';
 import { ChangeTracker } from './changeTracker';
@@ -47,7 +47,8 @@ export function flowStateFromEvents(events: readonly AgentEvent[]): StoredPlan |
     switch (event.type) {
       case 'plan_updated':
         steps = event.steps.map((s) => ({ ...s, role: role(s.role) }));
-        if (event.reason.startsWith('plan updated:')) replans++;
+        // Older histories have no `change`: their re-plans (and skips) said "plan updated:".
+        if (event.change ? REPLAN_KINDS.has(event.change.kind) : event.reason.startsWith('plan updated:')) replans++;
         break;
       case 'step_started':
         current = event.stepId;

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../shared/events';
+import type { AgentEvent, PlanChange } from '../../shared/events';
 import type { Plan } from '../../shared/plan';
 import type { FlowState } from './flowState';
 import type { UpdateDecision } from './planUpdater';
@@ -27,7 +27,7 @@ function stepOf(state: FlowState, stepId: string) {
   return step;
 }
 
-const planUpdated = (state: FlowState, reason: string): AgentEvent => ({ type: 'plan_updated', reason, steps: structuredClone(state.plan.steps) });
+const planUpdated = (state: FlowState, reason: string, change: PlanChange): AgentEvent => ({ type: 'plan_updated', reason, change, steps: structuredClone(state.plan.steps) });
 
 /** The state of a new plan (no step run yet). */
 export function initialState(fields: Pick<FlowState, 'task' | 'language' | 'plan' | 'research' | 'usage'>): Transition {
@@ -45,7 +45,7 @@ export function restoredState(state: FlowState): Transition {
 export function applyReviewedPlan(state: FlowState, plan: Plan): Transition {
   return next(state, (draft) => {
     draft.plan = structuredClone(plan);
-    return [planUpdated(draft, 'plan edited in review')];
+    return [planUpdated(draft, 'plan edited in review', { kind: 'edited' })];
   });
 }
 
@@ -66,12 +66,13 @@ export function applyStepResult(state: FlowState, stepId: string, result: { stat
   });
 }
 
-/** A step goes back to pending to run again (`retryStep`, resume); `reason` is shown with the plan. */
-export function applyRetry(state: FlowState, stepId: string, reason: string): Transition {
+/** A step goes back to pending to run again: the user's retry, or a resume. */
+export function applyRetry(state: FlowState, stepId: string, why: 'retrying' | 'resuming'): Transition {
   return next(state, (draft) => {
-    stepOf(draft, stepId).status = 'pending';
+    const step = stepOf(draft, stepId);
+    step.status = 'pending';
     delete draft.notes[stepId];
-    return [planUpdated(draft, reason)];
+    return [planUpdated(draft, `${why} step "${step.title}"`, { kind: why, step: step.title })];
   });
 }
 
@@ -86,7 +87,7 @@ export function applyDecision(state: FlowState, stepId: string, decision: Update
         draft.plan = structuredClone(decision.plan);
         draft.replans++;
         const notices: AgentEvent[] = decision.notices.map((message) => ({ type: 'notice', level: 'warning', code: 'other', message }));
-        return [...notices, planUpdated(draft, `plan updated: ${decision.reason}`)];
+        return [...notices, planUpdated(draft, `plan updated: ${decision.reason}`, { kind: 'revised', why: decision.reason })];
       });
     case 'split':
       return next(state, (draft) => {
@@ -96,7 +97,7 @@ export function applyDecision(state: FlowState, stepId: string, decision: Update
         draft.notes[stepId] = `${draft.notes[stepId] ?? ''} Split into smaller steps: ${decision.reason}`.trim();
         draft.replans++;
         const notices: AgentEvent[] = decision.notices.map((message) => ({ type: 'notice', level: 'warning', code: 'other', message }));
-        return [...notices, planUpdated(draft, `plan updated: split "${title}" (step budget reached): ${decision.reason}`)];
+        return [...notices, planUpdated(draft, `plan updated: split "${title}" (step budget reached): ${decision.reason}`, { kind: 'split', step: title, why: decision.reason })];
       });
     case 'retry':
       return next(state, (draft) => {
@@ -106,13 +107,13 @@ export function applyDecision(state: FlowState, stepId: string, decision: Update
         if (decision.title) step.title = decision.title;
         delete draft.notes[stepId];
         draft.replans++;
-        return [planUpdated(draft, `plan updated: retry "${step.title}" differently: ${decision.reason}`)];
+        return [planUpdated(draft, `plan updated: retry "${step.title}" differently: ${decision.reason}`, { kind: 'retry_differently', step: step.title, why: decision.reason })];
       });
     case 'skip':
       return next(state, (draft) => {
         stepOf(draft, stepId).status = 'skipped';
         draft.notes[stepId] = `${draft.notes[stepId] ?? ''} Skipped: ${decision.reason}`.trim();
-        return [planUpdated(draft, `plan updated: skipped "${title}": ${decision.reason}`)];
+        return [planUpdated(draft, `plan updated: skipped "${title}": ${decision.reason}`, { kind: 'skipped', step: title, why: decision.reason })];
       });
     case 'stop':
       return { state, events: [], ending: { outcome: 'failed', reason: `Stopped after step "${title}" failed: ${decision.reason}` } };

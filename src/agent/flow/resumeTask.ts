@@ -61,7 +61,7 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     commit(ctx, progress, restoredState(state));
     const stopped = state.plan.steps.find((s) => s.status === 'in_progress' || s.status === 'failed');
     if (stopped) {
-      commit(ctx, progress, applyRetry(progress.state!, stopped.id, `resuming step "${stopped.title}"`));
+      commit(ctx, progress, applyRetry(progress.state!, stopped.id, 'resuming'));
       const messages = conversationFromEvents(stepEvents.get(stopped.id) ?? []);
       ctx.resumed = new Map([[stopped.id, { messages, instruction }]]);
     }

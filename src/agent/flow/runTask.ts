@@ -46,12 +46,11 @@ export async function retryStep(options: RetryStepOptions, saved: FlowState, ste
   const state = parsed.data;
   const refusal = retryRefusal(state, stepId);
   if (refusal) throw new StepwiseError(refusal);
-  const step = state.plan.steps.find((s) => s.id === stepId)!;
   const full: RunTaskOptions = { ...options, task: state.task, planMode: 'always', review: 'auto' };
   const ctx = createFlowContext(full, state.language, state.changedFiles);
   const progress: Progress = { route: 'plan', state, baseUsage: state.usage };
   return settle(ctx, progress, async () => {
-    commit(ctx, progress, applyRetry(state, stepId, `retrying step "${step.title}"`));
+    commit(ctx, progress, applyRetry(state, stepId, 'retrying'));
     return continuePlan(ctx, progress);
   });
 }

@@ -119,5 +119,9 @@ describe('step budgets in the event stream', () => {
     const created = parsed.find((e) => e.type === 'plan_created');
     assert.deepEqual(created?.type === 'plan_created' && created.steps.map((s) => s.estimate), [12_000, undefined]);
     assert.deepEqual(flowStateFromEvents(parsed)?.state.plan.steps.map((s) => s.estimate), [12_000, undefined], 'a resumed task keeps its budgets');
+    // A skip is a plan change but not a re-plan: the stored task counts re-plans as the live one did.
+    const skipped = parsed.find((e) => e.type === 'plan_updated');
+    assert.deepEqual(skipped?.type === 'plan_updated' && skipped.change, { kind: 'skipped', step: 'Survey', why: 'enough is known' });
+    assert.equal(flowStateFromEvents(parsed)?.state.replans, 0);
   });
 });
