@@ -48,9 +48,20 @@ if ! [ -x "$CS/bin/code-server" ]; then
   export npm_config_nodedir="$N24"
   export XDG_CONFIG_HOME="$CACHE/xdg/config" XDG_DATA_HOME="$CACHE/xdg/data"
   export NODE_COMPILE_CACHE="$CACHE/node-compile-cache"
+  # The postinstall's own `npm install` resolves VS Code's unlocked beta deps (@xterm/*): with package
+  # data cached before a new beta was published, npm 11 loops forever on the peer dependency it
+  # cannot place. Revalidating cached metadata (tarballs still come from the cache) prevents that,
+  # and a time limit turns any other hang into a clear failure instead of a stuck set-up.
+  export npm_config_prefer_online=true
   rm -rf "$CS"
-  if ! npm install -g --prefix "$CS" --loglevel=error "code-server@$CS_VER" >"$CACHE/cs-install.log" 2>&1; then
+  status=0
+  timeout --kill-after=30 "${STEPWISE_CS_INSTALL_TIMEOUT:-1800}" \
+    npm install -g --prefix "$CS" --loglevel=error "code-server@$CS_VER" >"$CACHE/cs-install.log" 2>&1 || status=$?
+  if [ "$status" != 0 ]; then
     tail -40 "$CACHE/cs-install.log" >&2
+    if [ "$status" = 124 ]; then
+      echo "vscode-host: installing code-server $CS_VER did not finish in ${STEPWISE_CS_INSTALL_TIMEOUT:-1800} s (npm hung); see $CACHE/cs-install.log" >&2
+    fi
     rm -rf "$CS"
     exit 1
   fi
