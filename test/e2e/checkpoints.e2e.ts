@@ -119,9 +119,11 @@ describe('Checkpoints in the real workbench: Show changes and Restore to before 
     await runCommand(w.page, 'Developer: Reload Window');
     await w.page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 120_000 });
     // The sidebar comes back open after a reload; clicking its activity-bar item then would close it.
-    const reloaded = await frameWith(w.page, '[data-role="task-input"]', 30_000).catch(() => openSidebar(w.page));
-    await until('the task in the history list', async () => (await reloaded.$('.history-item')) !== null, 60_000);
-    await reloaded.locator('.history-item', { hasText: TASK }).first().click();
+    await openSidebar(w.page);
+    // The sidebar's webview may be replaced once while the extension activates: find its frame afresh on each look.
+    const sidebarNow = () => frameWith(w.page, '[data-role="task-input"]', 30_000);
+    await until('the task in the history list', async () => (await (await sidebarNow()).$('.history-item').catch(() => null)) !== null, 60_000);
+    await (await sidebarNow()).locator('.history-item', { hasText: TASK }).first().click();
     await until('the reopened task in the panel', async () => (await textOf(await panelFrame(w.page))).includes(EDIT), 60_000);
     panel = await panelFrame(w.page);
     await stepHeader(panel, EDIT).locator('[data-action="restore"]').click();

@@ -126,12 +126,18 @@ export async function frameWith(page: Page, selector: string, timeoutMs = 30_000
   throw new Error(`no frame has ${selector}; frames:\n${page.frames().map((f) => f.url().slice(0, 120)).join('\n')}`);
 }
 
-/** Opens the Stepwise view container and returns the sidebar chat's frame. */
+/**
+ * Opens the Stepwise view container and returns the sidebar chat's frame. Its activity-bar item
+ * toggles: when the container is already the active one (e.g. restored by a reload, shown or with
+ * the side bar hidden) the palette's "View: Show Stepwise" opens it instead of closing it.
+ */
 export async function openSidebar(page: Page): Promise<Frame> {
   const item = page.locator('.part.activitybar .action-item a[aria-label^="Stepwise"], .part.activitybar .action-item[aria-label^="Stepwise"] a').first();
   try {
     await item.waitFor({ timeout: 30_000 });
-    await item.click();
+    const active = await item.evaluate((a) => a.closest('.action-item')?.classList.contains('checked') === true);
+    if (active) await runCommand(page, 'View: Show Stepwise');
+    else await item.click();
   } catch {
     await runCommand(page, 'View: Show Stepwise');
   }
