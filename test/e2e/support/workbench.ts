@@ -128,18 +128,24 @@ export async function frameWith(page: Page, selector: string, timeoutMs = 30_000
 
 /**
  * Opens the Stepwise view container and returns the sidebar chat's frame. Its activity-bar item
- * toggles: when the container is already the active one (e.g. restored by a reload, shown or with
- * the side bar hidden) the palette's "View: Show Stepwise" opens it instead of closing it.
+ * toggles, and after a reload the container may come back active with the side bar shown or hidden,
+ * so each try acts on what it sees and checks the result: the chat already there is returned; an
+ * active item with no chat goes through the palette ("View: Show Stepwise"), else a click.
  */
 export async function openSidebar(page: Page): Promise<Frame> {
   const item = page.locator('.part.activitybar .action-item a[aria-label^="Stepwise"], .part.activitybar .action-item[aria-label^="Stepwise"] a').first();
-  try {
-    await item.waitFor({ timeout: 30_000 });
-    const active = await item.evaluate((a) => a.closest('.action-item')?.classList.contains('checked') === true);
-    if (active) await runCommand(page, 'View: Show Stepwise');
-    else await item.click();
-  } catch {
-    await runCommand(page, 'View: Show Stepwise');
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const chat = await frameWith(page, '[data-role="task-input"]', attempt === 0 ? 3_000 : 15_000).catch(() => undefined);
+    if (chat) return chat;
+    try {
+      await item.waitFor({ timeout: 30_000 });
+      const active = await item.evaluate((a) => a.closest('.action-item')?.classList.contains('checked') === true);
+      // Alternate on retries: whichever of the two left the side bar closed, the other opens it.
+      if (active !== (attempt % 2 === 1)) await runCommand(page, 'View: Show Stepwise');
+      else await item.click();
+    } catch {
+      await runCommand(page, 'View: Show Stepwise');
+    }
   }
   return frameWith(page, '[data-role="task-input"]', 60_000);
 }
