@@ -69,3 +69,42 @@ describe('planning flow: what a step sees', () => {
     }
   });
 });
+
+describe('planning flow: cut outputs are kept for the whole task', () => {
+  it('a later step reads what an earlier step’s cut output left out, with no host context given (as in the CLI)', async () => {
+    const log = Array.from({ length: 400 }, (_, i) => (i === 199 ? 'FAIL total.test.ts: expected 3 got 4' : `PASS case ${i + 1}`)).join('\n');
+    const model = flowModel({
+      planner: [
+        call('create_plan', {
+          goal: 'Find the failing test',
+          thought: 'Run, then look.',
+          steps: [
+            { title: 'Run the tests', description: 'Run npm test.', role: 'coder' },
+            { title: 'Find the failure', description: 'Read the part of the test log the cut left out.', role: 'researcher' },
+          ],
+        }),
+      ],
+      'step:Run the tests': (request, n) => {
+        if (n === 0) return { toolCalls: [{ id: 'log-1', name: 'run_command', arguments: { command: 'npm test' } }] };
+        const marker = /read_output \{"call_id": "log-1", "start_line": \d+\}/.exec(request.messages.at(-1)!.content)?.[0];
+        return finish(`Ran the tests; the log was cut, the rest is at ${marker ?? 'nowhere'}`);
+      },
+      'step:Find the failure': (_request, n) =>
+        n === 0 ? call('read_output', { call_id: 'log-1', start_line: 201, end_line: 201 }) : finish('Line 201 of the output has the failure.'),
+      updater: () => call('keep_plan', {}),
+      report: [call('write_report', { summary: 'Found it.', findings: [], verification: 'read the log', left: [] })],
+    });
+    const h = harness(model, {
+      task: 'Find the failing test',
+      planMode: 'always',
+      agentLimits: { maxToolResultTokens: 300 },
+      commands: [{ match: 'npm test', output: [{ stream: 'stdout', chunk: log }], exitCode: 1 }],
+    });
+    assert.equal(h.options.context, undefined, 'no host context handle, as the CLI runs it');
+    const result = await runTask(h.options);
+    assert.equal(result.outcome, 'finished', result.reason);
+    const read = h.of('tool_result').find((r) => r.name === 'read_output')!;
+    assert.equal(read.isError, false, read.content);
+    assert.match(read.content, /^201\| FAIL total\.test\.ts: expected 3 got 4\n/);
+  });
+});
