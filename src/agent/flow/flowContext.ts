@@ -2,7 +2,6 @@ import type { CostFigures, Usage } from '../../shared/events';
 import { isCancellation } from '../errors';
 import { runAgent } from '../loop/runAgent';
 import { DEFAULT_LIMITS, type AgentLimits, type AgentRunResult } from '../loop/runTypes';
-import { ContextControl } from '../context/contextControl';
 import type { LoadedRule } from '../context/rulesFiles';
 import { priceOf } from '../model/modelCatalog';
 import type { ChatMessage, Model, ToolChoice } from '../model/types';
@@ -35,8 +34,6 @@ export interface FlowContext {
   rules?: LoadedRule[];
   /** Background commands of the task that ended: told to whichever inner run asks the model next. */
   backgroundEndings: BackgroundEndings;
-  /** The task's context handle (the host's, else one of its own): pins and kept outputs shared by every inner run. */
-  context: ContextControl;
 }
 
 /** Builds the context of one `runTask` / `retryStep` / `resumeTask` call; `earlier`: what the task's earlier runs spent. */
@@ -60,7 +57,6 @@ export function createFlowContext(options: RunTaskOptions, language: Language, c
     signal: AbortSignal.any([options.signal, budget.signal]),
     turns: 0,
     backgroundEndings: new BackgroundEndings(),
-    context: options.context ?? new ContextControl(),
   };
 }
 
@@ -122,7 +118,7 @@ export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRu
       tokenCounter: o.tokenCounter,
       images: o.images,
       ...(ctx.rules ? { rules: { loaded: ctx.rules } } : {}),
-      context: ctx.context,
+      ...(o.context ? { context: o.context } : {}),
       summaryModel: o.models.basic ?? o.models.default,
       ...(run.askAtTurnLimit ? { askAtTurnLimit: true } : {}),
       beforeTool: ctx.guards.beforeTool,
