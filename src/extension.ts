@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   const history = new HistoryStore(vscode.Uri.joinPath(storage, 'history').fsPath, (error) => logger.error('task history write failed', error));
   const registry = new ToolRegistry(builtinTools());
   const folder = (): vscode.WorkspaceFolder | undefined => vscode.workspace.workspaceFolders?.[0];
-  const config = configReader(logger, (fingerprint) => trust.endpointConfirmed(fingerprint));
+  const config = configReader(logger, (fingerprint) => trust.workspaceConfirmed(fingerprint));
   // Commands and MCP servers must not see the endpoint's key or other secrets (the core's rules).
   redactor.addFromEnvironment(process.env);
   const environment = (): EnvironmentRules => ({ passThrough: config().envPassThrough, isSecretValue: (value) => redactor.contains(value) });
