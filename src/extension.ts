@@ -7,6 +7,7 @@ import { ToolRegistry } from './agent/tools/toolRegistry';
 import { registerCommands, handleIntent, type CommandDeps } from './host/vscode/commands/registerCommands';
 import { configReader, onConfigChange } from './host/vscode/config/readConfig';
 import { createTrustWiring } from './host/vscode/trustWiring';
+import type { StepwiseConfig } from './host/common/config/stepwiseConfig';
 import { DiffReview } from './host/vscode/editor/diffReview';
 import { openInFolder } from './host/vscode/editor/openWorkspaceFile';
 import { HistoryStore } from './node/historyStore';
@@ -52,6 +53,8 @@ export interface StepwiseApi {
   toolNames(trusted: boolean): string[];
   /** The MCP servers' current states (name, status, pid). */
   mcpStates(): McpServerState[];
+  /** The settings a run would use now, each from the layer the settings trust table allows. */
+  settings(): StepwiseConfig;
 }
 
 /** Activates Stepwise: the sidebar chat, the task panel, commands, status bar and terminal. */
@@ -204,6 +207,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     checkpointsHome,
     toolNames: (trusted) => toolsForTrust(registry, trusted).names(),
     mcpStates: () => mcp.states(),
+    settings: config,
   };
 }
 
