@@ -7,6 +7,7 @@ import { ToolRegistry } from './agent/tools/toolRegistry';
 import { registerCommands, handleIntent, type CommandDeps } from './host/vscode/commands/registerCommands';
 import { configReader, onConfigChange } from './host/vscode/config/readConfig';
 import { createTrustWiring } from './host/vscode/trustWiring';
+import type { StepwiseConfig } from './host/common/config/stepwiseConfig';
 import { DiffReview } from './host/vscode/editor/diffReview';
 import { openInFolder } from './host/vscode/editor/openWorkspaceFile';
 import { HistoryStore } from './node/historyStore';
@@ -52,6 +53,8 @@ export interface StepwiseApi {
   toolNames(trusted: boolean): string[];
   /** The MCP servers' current states (name, status, pid). */
   mcpStates(): McpServerState[];
+  /** The settings a run would use now, each from the layer the settings trust table allows. */
+  settings(): StepwiseConfig;
 }
 
 /** Activates Stepwise: the sidebar chat, the task panel, commands, status bar and terminal. */
@@ -69,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   const history = new HistoryStore(vscode.Uri.joinPath(storage, 'history').fsPath, (error) => logger.error('task history write failed', error));
   const registry = new ToolRegistry(builtinTools());
   const folder = (): vscode.WorkspaceFolder | undefined => vscode.workspace.workspaceFolders?.[0];
-  const config = configReader(logger, (fingerprint) => trust.endpointConfirmed(fingerprint));
+  const config = configReader(logger, (fingerprint) => trust.workspaceConfirmed(fingerprint));
   // Commands and MCP servers must not see the endpoint's key or other secrets (the core's rules).
   redactor.addFromEnvironment(process.env);
   const environment = (): EnvironmentRules => ({ passThrough: config().envPassThrough, isSecretValue: (value) => redactor.contains(value) });
@@ -204,6 +207,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     checkpointsHome,
     toolNames: (trusted) => toolsForTrust(registry, trusted).names(),
     mcpStates: () => mcp.states(),
+    settings: config,
   };
 }
 

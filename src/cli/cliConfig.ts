@@ -7,7 +7,12 @@ import { UsageError, type CliOptions } from './cliArgs';
 
 const names = z.array(z.string().trim().min(1));
 
-/** The `--config` file: the same keys as VS Code's `stepwise.*` settings, nested or dotted. */
+/**
+ * The `--config` file: the same keys as VS Code's `stepwise.*` settings, nested or dotted. It is the
+ * only settings file the CLI reads, and only when the user names it, so it is the user's own layer:
+ * the settings trust table (host/common/config/settingTrust.ts) has nothing to hold back here, and
+ * a unit test keeps every key a row of that table. The CLI never reads a workspace's settings.
+ */
 export const CliFileConfig = z
   .object({
     commands: z.object({ allow: names.optional(), deny: names.optional() }).strict().optional(),

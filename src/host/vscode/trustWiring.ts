@@ -5,7 +5,7 @@ import type { McpHost } from '../common/mcp/mcpHost';
 import { endpointOrigin } from '../common/model/endpointOrigin';
 import { resolveBaseUrl } from './model/modelProvider';
 import { FolderReportSink } from '../common/task/folderReportSink';
-import { EndpointConsent } from './config/endpointConsent';
+import { WorkspaceSettingsConsent } from './config/workspaceConsent';
 import { readConfig, workspaceMcpServers } from './config/readConfig';
 import { McpConfigReview } from './mcp/mcpConfigReview';
 import { McpTrustStore } from './mcp/mcpTrustStore';
@@ -16,10 +16,10 @@ import type { TaskControllerDeps } from './task/taskControllerTypes';
 
 /** The host's half of the trust boundary, built once in `activate` and plugged in where each part belongs. */
 export interface TrustWiring {
-  /** For `readConfig`: whether the user confirmed these workspace endpoint settings. */
-  endpointConfirmed: (fingerprint: string) => boolean;
-  /** Before a run: asks about a workspace endpoint not yet confirmed. */
-  confirmEndpoint: () => Promise<void>;
+  /** For `readConfig`: whether the user confirmed the workspace's `workspace-confirm` values with this fingerprint. */
+  workspaceConfirmed: (fingerprint: string) => boolean;
+  /** Before a run: asks about workspace values of the `workspace-confirm` class not yet confirmed. */
+  confirmWorkspaceSettings: () => Promise<void>;
   /** Where reports go in Restricted Mode (the extension's storage). */
   restrictedReports: ReportSink;
   mcpTrust: McpTrustStore;
@@ -33,18 +33,18 @@ export interface TrustWiring {
    * workspace change waits for review), an `mcp.json` file (waits for review), workspace trust granted.
    */
   mcpChangeHandlers(onTrust: () => void): McpChangeHandlers;
-  /** The TaskController's part: MCP refresh before a run, restricted reports, endpoint consent. */
-  taskDeps(): Pick<TaskControllerDeps, 'prepareTools' | 'restrictedReports' | 'confirmEndpoint'>;
+  /** The TaskController's part: MCP refresh before a run, restricted reports, workspace settings consent. */
+  taskDeps(): Pick<TaskControllerDeps, 'prepareTools' | 'restrictedReports' | 'confirmWorkspaceSettings'>;
   /** The commands' part: trust store, review, and the endpoint in use ("Set API Key" stores the key for its origin). */
   commandDeps(config: () => StepwiseConfig): Pick<CommandDeps, 'mcpTrust' | 'mcpReview' | 'endpoint'>;
 }
 
 /**
- * Builds the trust wiring: endpoint consent (workspaceState), the one-time move of the old single
+ * Builds the trust wiring: consent to the workspace's `workspace-confirm` settings (workspaceState), the one-time move of the old single
  * API key to the user-level endpoint's origin, workspace MCP trust and review, restricted reports.
  */
 export function createTrustWiring(context: vscode.ExtensionContext, keys: ApiKeyStore, env: NodeJS.ProcessEnv, mcp: () => McpHost): TrustWiring {
-  const consent = new EndpointConsent(context.workspaceState, env);
+  const consent = new WorkspaceSettingsConsent(context.workspaceState, env);
   void keys.migrateLegacyKey(endpointOrigin(resolveBaseUrl(readConfig(() => false, true).config, env)));
   const mcpTrust = new McpTrustStore(context.workspaceState, () => void mcp().startOrRefresh());
   const mcpReview = new McpConfigReview(async () => {
@@ -66,8 +66,8 @@ export function createTrustWiring(context: vscode.ExtensionContext, keys: ApiKey
   // A task starts MCP (activation does not); `refresh` alone does nothing until MCP has started.
   const prepareMcp = (): Promise<void> => (mcpReview.pending ? Promise.resolve() : mcp().startOrRefresh());
   return {
-    endpointConfirmed: (fingerprint) => consent.isConfirmed(fingerprint),
-    confirmEndpoint: () => consent.confirmIfNeeded(),
+    workspaceConfirmed: (fingerprint) => consent.isConfirmed(fingerprint),
+    confirmWorkspaceSettings: () => consent.confirmIfNeeded(),
     restrictedReports,
     mcpTrust,
     mcpReview,
@@ -81,7 +81,7 @@ export function createTrustWiring(context: vscode.ExtensionContext, keys: ApiKey
         void mcp().refresh();
       },
     }),
-    taskDeps: () => ({ prepareTools: prepareMcp, restrictedReports, confirmEndpoint: () => consent.confirmIfNeeded() }),
+    taskDeps: () => ({ prepareTools: prepareMcp, restrictedReports, confirmWorkspaceSettings: () => consent.confirmIfNeeded() }),
     commandDeps: (config) => ({ mcpTrust, mcpReview, endpoint: () => resolveBaseUrl(config(), env) }),
   };
 }

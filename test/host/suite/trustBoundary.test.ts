@@ -76,7 +76,8 @@ describe('workspace endpoints and per-origin keys (trusted workspace)', function
     assert.equal(dialogs.length, 1, 'asked once');
     assert.equal(dialogs[0]!.modal, true);
     assert.equal(dialogs[0]!.message, `This workspace sends your code and key to ${origin}.`);
-    assert.match(dialogs[0]!.detail, new RegExp(`your own setting \\(${new URL(mine.url).origin.replace(/\./g, '\\.')}\\)`));
+    assert.ok(dialogs[0]!.detail.includes(`your endpoint: ${new URL(mine.url).origin}`), dialogs[0]!.detail);
+    assert.ok(dialogs[0]!.detail.includes(`• stepwise.baseUrl = ${JSON.stringify(theirs.url)}`), 'the value is listed');
     assert.equal(theirs.requests.length, 0, 'refused: the workspace endpoint got nothing');
     assert.deepEqual(auth(mine), [`Bearer ${USER_KEY}`], 'the user\'s endpoint got the task with its own key');
 
@@ -93,7 +94,7 @@ describe('workspace endpoints and per-origin keys (trusted workspace)', function
     await config().update('baseUrl', theirs.url, vscode.ConfigurationTarget.Workspace);
     dialogs.length = 0;
 
-    answer = 'Use This Endpoint';
+    answer = 'Use the Workspace Settings';
     await runTask();
     assert.equal(dialogs.length, 1, 'a new workspace endpoint asks again');
     assert.equal(mine.requests.length, 0);

@@ -17,10 +17,11 @@ describe('stepwise.history.* settings', () => {
     });
   }
 
-  it('an untrusted workspace cannot set them (it could make Stepwise delete the history)', () => {
+  it('a workspace cannot set them unless trusted and confirmed (it could make Stepwise delete other projects\' history)', () => {
     for (const key of ['history.maxAgeDays', 'history.maxSizeMb']) {
-      assert.equal(workspaceValueAllowed(key, { trusted: false, endpointConfirmed: false }), false, key);
-      assert.equal(workspaceValueAllowed(key, { trusted: true, endpointConfirmed: false }), true, key);
+      assert.equal(workspaceValueAllowed(key, { trusted: false, confirmed: true }), false, key);
+      assert.equal(workspaceValueAllowed(key, { trusted: true, confirmed: false }), false, key);
+      assert.equal(workspaceValueAllowed(key, { trusted: true, confirmed: true }), true, key);
     }
   });
 });

@@ -1,10 +1,9 @@
 /**
- * Which layer of VS Code's settings a `stepwise.*` value may come from. A repository's
- * `.vscode/settings.json` is input from whoever wrote the repository: it must not decide where the
- * code and the key are sent, what runs without asking, or which servers start, unless the user
- * trusts the workspace (and, for the endpoint, confirmed it once). Pure: the host passes the layers
- * it read with `WorkspaceConfiguration.inspect`.
+ * Which layer of VS Code's settings a `stepwise.*` value may come from, decided by the one trust
+ * table (`settingTrust.ts`) and nothing else. Pure: the host passes the layers it read with
+ * `WorkspaceConfiguration.inspect`.
  */
+import { CONFIRM_SETTINGS, settingTrust, type ConfirmSettingKey } from './settingTrust';
 
 /** The layers of one setting, as `inspect()` returns them (language overrides are not used). */
 export interface SettingLayers {
@@ -14,36 +13,12 @@ export interface SettingLayers {
   workspaceFolderValue?: unknown;
 }
 
-/** Settings a workspace may never set: auto-approval and command lists belong to the user. */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['approvals.autoApprove', 'commands.allow', 'commands.deny']);
-
-/** Settings that choose where requests go; from a trusted workspace only after the user confirmed them. */
-export const ENDPOINT_SETTINGS: ReadonlySet<string> = new Set(['provider', 'baseUrl', 'models.basic', 'models.reasoning', 'models.vision']);
-
-/**
- * Settings ignored from an untrusted workspace (also listed in package.json's
- * `restrictedConfigurations`): where requests go, what runs without asking, which servers start,
- * how much history is kept.
- * The workspace's `mcpServers` is never a plain setting: it is a workspace server source that
- * needs the user's trust server by server.
- */
-export const RESTRICTED_SETTINGS: ReadonlySet<string> = new Set([
-  ...ENDPOINT_SETTINGS,
-  ...USER_ONLY_SETTINGS,
-  'model',
-  'toolProtocol',
-  'mcpServers',
-  // An untrusted folder must not make Stepwise delete the task history.
-  'history.maxAgeDays',
-  'history.maxSizeMb',
-]);
-
 /** What the reader may take from the workspace layers right now. */
 export interface ScopePolicy {
   /** The workspace is trusted (not Restricted Mode). */
   trusted: boolean;
-  /** The user confirmed the workspace's endpoint settings for this workspace. */
-  endpointConfirmed: boolean;
+  /** The user confirmed the workspace's current `workspace-confirm` values for this workspace. */
+  confirmed: boolean;
 }
 
 /** The workspace's own value of a setting (a folder value wins over the workspace file), if any. */
@@ -51,12 +26,12 @@ export function workspaceLayerValue(layers: SettingLayers | undefined): unknown 
   return layers?.workspaceFolderValue ?? layers?.workspaceValue;
 }
 
-/** Whether the workspace's value of `key` may be used under `policy`. */
+/** Whether the workspace's value of `key` may be used under `policy` (by the key's class in the table). */
 export function workspaceValueAllowed(key: string, policy: ScopePolicy): boolean {
-  if (USER_ONLY_SETTINGS.has(key) || key === 'mcpServers') return false;
-  if (!policy.trusted && RESTRICTED_SETTINGS.has(key)) return false;
-  if (ENDPOINT_SETTINGS.has(key) && !policy.endpointConfirmed) return false;
-  return true;
+  const { trust } = settingTrust(key);
+  if (trust === 'workspace-safe') return true;
+  if (trust === 'workspace-confirm') return policy.trusted && policy.confirmed;
+  return false;
 }
 
 /**
@@ -69,15 +44,22 @@ export function scopedValue(key: string, layers: SettingLayers | undefined, poli
   return layers?.globalValue;
 }
 
-/**
- * The workspace's endpoint settings (`provider`, `baseUrl`, `models.*`) that a trusted workspace
- * sets, as a stable string (so a change asks again); `undefined` when it sets none of them.
- */
-export function workspaceEndpointFingerprint(inspect: (key: string) => SettingLayers | undefined): string | undefined {
-  const values: Array<[string, unknown]> = [];
-  for (const key of [...ENDPOINT_SETTINGS].sort()) {
+/** The `workspace-confirm` settings the workspace sets, with its values, sorted by key. */
+export function workspaceConfirmValues(inspect: (key: string) => SettingLayers | undefined): Array<[ConfirmSettingKey, unknown]> {
+  const values: Array<[ConfirmSettingKey, unknown]> = [];
+  for (const key of CONFIRM_SETTINGS) {
     const value = workspaceLayerValue(inspect(key));
     if (value !== undefined) values.push([key, value]);
   }
+  return values;
+}
+
+/**
+ * All of the workspace's `workspace-confirm` values as one stable string (so any change asks
+ * again); `undefined` when it sets none. For a workspace that sets only endpoint settings it is the
+ * same string the earlier endpoint-only confirmation stored, so those confirmations still hold.
+ */
+export function workspaceConfirmFingerprint(inspect: (key: string) => SettingLayers | undefined): string | undefined {
+  const values = workspaceConfirmValues(inspect);
   return values.length ? JSON.stringify(values) : undefined;
 }

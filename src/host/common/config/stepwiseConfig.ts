@@ -5,6 +5,7 @@ import { ApprovalCategory } from '../../../shared/events';
 import { DEFAULT_TASK_TOKEN_BUDGET } from '../../../agent/flow/taskTypes';
 import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFAULT_ENV_PASS_THROUGH } from '../../../agent/policy/defaults';
 import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
+import type { SettingKey } from './settingTrust';
 
 /** Which model backend a run uses. */
 export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'vscode-lm']);
@@ -71,8 +72,8 @@ export const StepwiseConfig = z.object({
 });
 export type StepwiseConfig = z.infer<typeof StepwiseConfig>;
 
-/** Setting key (below `stepwise.`) of each config field. */
-export const SETTING_KEYS: Record<keyof StepwiseConfig, string> = {
+/** Setting key (below `stepwise.`) of each config field; each is a row of the trust table (the type says so). */
+export const SETTING_KEYS: Record<keyof StepwiseConfig, SettingKey> = {
   provider: 'provider',
   baseUrl: 'baseUrl',
   model: 'model',

@@ -1,30 +1,36 @@
 import * as vscode from 'vscode';
 import { parseStepwiseConfig, type ConfigReadResult, type StepwiseConfig } from '../../common/config/stepwiseConfig';
-import { scopedValue, workspaceEndpointFingerprint, type ScopePolicy, type SettingLayers } from '../../common/config/settingScope';
+import { scopedValue, workspaceConfirmFingerprint, workspaceConfirmValues, type ScopePolicy, type SettingLayers } from '../../common/config/settingScope';
+import type { ConfirmSettingKey } from '../../common/config/settingTrust';
 
 /** One setting's layers (user, workspace, folder) as VS Code has them. */
 function inspectSetting(key: string): SettingLayers | undefined {
   return vscode.workspace.getConfiguration('stepwise').inspect(key);
 }
 
-/** The workspace's endpoint settings as a stable string, `undefined` when the workspace sets none. */
-export function currentWorkspaceEndpoint(): string | undefined {
-  return workspaceEndpointFingerprint(inspectSetting);
+/** The workspace's `workspace-confirm` values as a stable string, `undefined` when the workspace sets none. */
+export function currentWorkspaceFingerprint(): string | undefined {
+  return workspaceConfirmFingerprint(inspectSetting);
+}
+
+/** The `workspace-confirm` settings the workspace sets, with its values (what the confirmation lists). */
+export function currentWorkspaceConfirmValues(): Array<[ConfirmSettingKey, unknown]> {
+  return workspaceConfirmValues(inspectSetting);
 }
 
 /**
  * Reads and validates the `stepwise.*` settings of the current window. Each value comes from the
- * layer `settingScope` allows: auto-approval and command lists only from the user; where requests
- * go, what runs and which servers start never from an untrusted workspace; a trusted workspace's
- * endpoint only once `endpointConfirmed` says the user confirmed it; `userOnly` ignores the
- * workspace entirely (the user-level endpoint).
+ * layer the trust table allows (`settingScope`): `user-only` settings from the user alone;
+ * `workspace-confirm` ones from a trusted workspace only once `confirmed` says the user confirmed
+ * the workspace's current values; `workspace-safe` ones from the workspace too. `userOnly` ignores
+ * the workspace entirely (the user's own settings).
  */
-export function readConfig(endpointConfirmed: (fingerprint: string) => boolean = () => false, userOnly = false): ConfigReadResult {
+export function readConfig(confirmed: (fingerprint: string) => boolean = () => false, userOnly = false): ConfigReadResult {
   const section = vscode.workspace.getConfiguration('stepwise');
-  const fingerprint = currentWorkspaceEndpoint();
+  const fingerprint = currentWorkspaceFingerprint();
   const policy: ScopePolicy = {
     trusted: vscode.workspace.isTrusted && !userOnly,
-    endpointConfirmed: !userOnly && fingerprint !== undefined && endpointConfirmed(fingerprint),
+    confirmed: !userOnly && fingerprint !== undefined && confirmed(fingerprint),
   };
   return parseStepwiseConfig((key) => (userOnly ? section.inspect(key)?.globalValue : scopedValue(key, section.inspect(key), policy)));
 }
@@ -44,9 +50,9 @@ export function onConfigChange(listener: () => void): vscode.Disposable {
 }
 
 /** A reader of the settings (scoped as `readConfig` does) that logs each invalid setting it ignores. */
-export function configReader(logger: { warn(message: string): void }, endpointConfirmed?: (fingerprint: string) => boolean): () => StepwiseConfig {
+export function configReader(logger: { warn(message: string): void }, confirmed?: (fingerprint: string) => boolean): () => StepwiseConfig {
   return () => {
-    const { config, problems } = readConfig(endpointConfirmed);
+    const { config, problems } = readConfig(confirmed);
     for (const problem of problems) logger.warn(`ignored invalid setting ${problem}`);
     return config;
   };

@@ -118,8 +118,8 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
     void vscode.window.showErrorMessage(vscode.l10n.t('Open a folder first: Stepwise works inside a workspace folder.'));
     return undefined;
   }
-  // A workspace-level endpoint is used only once the user confirmed it (asked here, before the run reads the settings).
-  await deps.confirmEndpoint?.();
+  // The workspace's `workspace-confirm` settings are used only once the user confirmed them (asked here, before the run reads the settings).
+  await deps.confirmWorkspaceSettings?.();
   const config = deps.readConfig();
   let models: ResolvedModels;
   try {

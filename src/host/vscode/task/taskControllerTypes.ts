@@ -41,8 +41,8 @@ export interface TaskControllerDeps {
   redact: (text: string) => string;
   /** Where reports go in Restricted Mode (the extension's storage: nothing is written into an untrusted folder). */
   restrictedReports?: ReportSink;
-  /** Asks the user to confirm a workspace-level endpoint before a run uses it. */
-  confirmEndpoint?: () => Promise<void>;
+  /** Asks the user to confirm the workspace's `workspace-confirm` settings (endpoint, verify commands, …) before a run reads them. */
+  confirmWorkspaceSettings?: () => Promise<void>;
   /** Builds one run's web tools (web_fetch, web_search, its own browser) and image store; closed when the run ends. */
   web?: (runId: string, root: string, config: StepwiseConfig) => Promise<TaskWeb>;
   /** Tells the UI what to do when no model is configured. */
