@@ -89,7 +89,7 @@ export class HistoryList {
 
   private row(entry: HistoryEntry, state: AppState): HTMLElement {
     const t = state.t;
-    const task = taskTitle(entry.task) || t('untitled');
+    const task = taskTitle(entry.task, 120) || t('untitled');
     const running = state.status.running && state.status.runId === entry.runId;
     const open = h('button', { type: 'button', class: 'history-item', 'data-run-id': entry.runId, title: entry.task },
       h('span', { class: 'history-task' }, task),
