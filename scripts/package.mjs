@@ -14,7 +14,9 @@ const out = path.resolve(process.env.STEPWISE_VSIX ?? path.join(root, `${pkg.nam
 execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 // The README's relative links (docs/...) stay relative: the repository is not on GitHub for vsce to rewrite them.
-const args = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out];
+// The manifest names no repository until it has a public home (a placeholder would link the marketplace page
+// nowhere), so vsce is told that is intended instead of asking on stdin.
+const args = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--allow-missing-repository', '--out', out];
 if (!existsSync(path.join(root, 'LICENSE')) && !existsSync(path.join(root, 'LICENSE.md'))) args.push('--skip-license');
 execFileSync(process.execPath, [vsce, ...args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 

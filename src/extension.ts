@@ -34,7 +34,7 @@ import { SetupController } from './host/vscode/setup/setupController';
 import { PresetMemory } from './host/vscode/setup/presetMemory';
 import { chatBoxOf } from './host/vscode/views/chatBox';
 import { TaskViews } from './host/vscode/views/taskViews';
-import { MentionSource } from './host/common/mentions/mentionSource';
+import { MentionSource, STEPWISE_OUTPUT_FOLDERS } from './host/common/mentions/mentionSource';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
 import { settleBackgroundCommands } from './agent/tools/backgroundCommands';
 import { pruneHistory, registerHistoryCommands, searchHistory, type HistoryCommandDeps } from './host/vscode/history/historyCommands';
@@ -135,7 +135,8 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   late.setup = setup;
   const refreshSetup = (): void => void setup.refresh().catch((error) => logger.error('set-up refresh failed', error));
 
-  const mentions = new MentionSource(() => folder()?.uri.fsPath, (root) => new NodeWorkspace(root));
+  const mentions = new MentionSource(() => folder()?.uri.fsPath, (root) => new NodeWorkspace(root), Date.now,
+    () => [...STEPWISE_OUTPUT_FOLDERS, config().reportsFolder]);
   const commandDeps: CommandDeps = {
     controller: task,
     keys,

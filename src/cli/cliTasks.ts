@@ -8,6 +8,7 @@ import { checkpointHome } from './cliCheckpointStore';
 import { CONVERSATION_CUT_FILE } from './restoreCommand';
 import { taskFolder } from '../node/checkpoints/gitCheckpointStore';
 import { readFile } from 'node:fs/promises';
+import { taskTitle } from '../shared/taskTitle';
 
 /** The CLI's task history: JSON lines of event envelopes under `stepwiseHome()/history`, as VS Code keeps them. */
 export function cliHistory(env: NodeJS.ProcessEnv, onError: (error: unknown) => void): HistoryStore {
@@ -23,7 +24,7 @@ export async function listTasks(store: HistoryStore, json: boolean, write: (text
   }
   if (!entries.length) write('No stored tasks yet.\n');
   for (const entry of entries) {
-    const task = entry.task.replace(/\s+/g, ' ').slice(0, 100);
+    const task = taskTitle(entry.task, 100);
     write(`${entry.runId}  ${(entry.outcome ?? 'interrupted').padEnd(10)}  ${new Date(entry.ts).toISOString()}  ${task}\n`);
   }
 }

@@ -7,6 +7,7 @@ import { historyPruneFromEnv } from '../node/historyRules';
 import { checkpointHome } from './cliCheckpointStore';
 import { cliHistory } from './cliTasks';
 import type { CliIo } from './runCli';
+import { taskTitle } from '../shared/taskTitle';
 
 const USAGE = `Usage: stepwise history list [words…] [--json]
        stepwise history export <task-id> [--format markdown|json] [--out FILE]
@@ -44,7 +45,7 @@ export async function historyCommand(io: CliIo): Promise<number> {
     case 'list': {
       const entries = await store.search(rest.join(' '), 200);
       for (const entry of entries) {
-        io.stdout(values.json ? JSON.stringify(entry) + '\n' : `${entry.runId}  ${(entry.outcome ?? 'interrupted').padEnd(10)}  ${new Date(entry.ts).toISOString()}  ${entry.task.replace(/\s+/g, ' ').slice(0, 100)}\n`);
+        io.stdout(values.json ? JSON.stringify(entry) + '\n' : `${entry.runId}  ${(entry.outcome ?? 'interrupted').padEnd(10)}  ${new Date(entry.ts).toISOString()}  ${taskTitle(entry.task, 100)}\n`);
       }
       if (!entries.length && !values.json) io.stdout(rest.length ? 'No stored task matches.\n' : 'No stored tasks yet.\n');
       return 0;

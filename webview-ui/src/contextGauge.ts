@@ -4,6 +4,8 @@ import { button, formatCount, h, replaceChildren, setShown, setText } from './do
 import type { AppState } from './store';
 
 const PARTS: ReadonlyArray<keyof ContextParts> = ['systemAndTools', 'rules', 'task', 'history', 'toolOutputs', 'summaries'];
+/** "Compact now" is offered from this share of the prompt budget on: below it there is nothing to gain. */
+export const COMPACT_OFFER_SHARE = 0.5;
 
 /**
  * The context gauge: the last prompt against the budget, split by part (system + tools, rules, task
@@ -30,7 +32,7 @@ export class ContextGauge {
   render(state: AppState): void {
     const { run, t, lang } = state;
     const running = state.status.running && state.status.runId === run.runId;
-    const key = [run.context, run.cost, run.rules, t, running];
+    const key = [run.context, run.cost, run.usage, run.rules, t, running];
     if (this.drawn && (this.drawn as unknown[]).every((v, i) => v === key[i])) return;
     this.drawn = key;
     const context = run.context;
@@ -38,10 +40,9 @@ export class ContextGauge {
     const n = (value: number) => formatCount(value, lang);
     setText(this.label, context ? t('contextUsed', n(context.used), n(context.budget)) : '');
     this.label.title = context ? t('contextDetail', n(context.used), n(context.budget), context.window ? t('contextWindow', n(context.window)) : '') : '';
-    const money = run.cost?.costUsd !== undefined ? ` · ${t('costMoney', run.cost.costUsd.toFixed(run.cost.costUsd < 1 ? 4 : 2))}` : '';
-    setText(this.cost, run.cost ? t('costLine', n(run.cost.effectiveTokens)) + money : '');
+    this.drawCost(state);
     this.compact.lastChild!.textContent = t('compactNow');
-    setShown(this.compact, running && context !== undefined);
+    setShown(this.compact, running && context !== undefined && context.used >= COMPACT_OFFER_SHARE * context.budget);
     if (context) {
       const total = Math.max(context.budget, context.used, 1);
       replaceChildren(this.bar, ...PARTS.filter((p) => context.parts[p] > 0).map((p) => {
@@ -55,6 +56,29 @@ export class ContextGauge {
         h('span', { class: 'legend-item', 'data-part': p }, h('span', { class: `legend-dot seg-${p}` }), `${t(`part.${p}`)} ${n(context.parts[p])}`)));
     }
     const rules = run.rules ?? [];
+    this.drawRules(state, rules);
+  }
+
+  /**
+   * The task's cost beside the gauge: effective tokens only when caching made them differ from the
+   * tokens the header already shows, then the money, or that no price is known and how to set one.
+   */
+  private drawCost({ run, t, lang }: AppState): void {
+    const cost = run.cost;
+    if (!cost) {
+      setText(this.cost, '');
+      this.cost.title = '';
+      return;
+    }
+    const parts: string[] = [];
+    if (cost.effectiveTokens !== run.usage?.totalTokens) parts.push(t('costLine', formatCount(cost.effectiveTokens, lang)));
+    parts.push(cost.costUsd !== undefined ? t('costMoney', cost.costUsd.toFixed(cost.costUsd < 1 ? 4 : 2)) : t('costUnknown'));
+    setText(this.cost, parts.join(' · '));
+    this.cost.title = cost.costUsd === undefined ? t('costUnknownHint') : '';
+  }
+
+  private drawRules({ t, lang }: AppState, rules: NonNullable<AppState['run']['rules']>): void {
+    const n = (value: number) => formatCount(value, lang);
     setShown(this.rules, rules.length > 0);
     replaceChildren(this.rules, rules.length ? t('rulesLoaded', '') : '', ...rules.map((r) =>
       h('code', { class: 'rules-file', 'data-path': r.path, title: `${r.kind}, ${n(r.chars)} chars` }, r.truncated ? t('rulesTruncated', r.path) : r.path)));

@@ -1,5 +1,6 @@
+import { taskTitle } from '../../src/shared/taskTitle';
 import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtocol';
-import { button, clip, h, replaceChildren, setShown } from './dom';
+import { button, h, replaceChildren, setShown } from './dom';
 import { icon } from './icons';
 import type { AppState } from './store';
 
@@ -88,13 +89,13 @@ export class HistoryList {
 
   private row(entry: HistoryEntry, state: AppState): HTMLElement {
     const t = state.t;
-    const task = clip(entry.task || t('untitled'), 120);
+    const task = taskTitle(entry.task, 120) || t('untitled');
     const running = state.status.running && state.status.runId === entry.runId;
     const open = h('button', { type: 'button', class: 'history-item', 'data-run-id': entry.runId, title: entry.task },
       h('span', { class: 'history-task' }, task),
       h('span', { class: 'history-meta' }, [formatTime(entry.ts, state.lang), entry.outcome ? t(`outcome.${entry.outcome}`) : t('state.RUNNING')].join(' · ')));
     open.addEventListener('click', () => this.post({ type: 'openRun', runId: entry.runId }));
-    const short = clip(entry.task || t('untitled'), 40);
+    const short = taskTitle(entry.task, 40) || t('untitled');
     // One Export button: the host asks for the format (Markdown or JSON), then where to save.
     const exportRun = button(t('historyExport', short), () => this.post({ type: 'exportRun', runId: entry.runId }),
       { kind: 'icon', icon: icon('export'), action: 'export-run', title: t('historyExport', short) });

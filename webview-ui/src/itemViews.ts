@@ -1,5 +1,6 @@
 import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtocol';
 import { canRetryStep } from '../../src/shared/vocabulary';
+import { blockLines } from './blockLines';
 import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
 import { commandControls } from './commandControls';
 import { outcomeActions } from './outcomeActions';
@@ -362,8 +363,7 @@ function editArgsView(args: unknown): HTMLElement {
   if (typeof path !== 'string' || !blocks.length) return argsView(args);
   const file = h('div', { class: 'arg' }, h('span', { class: 'arg-key' }, 'path'), h('span', { class: 'arg-value' }, path));
   markFileRef(file.lastChild as HTMLElement, { path });
-  const lines = (text: string, sign: '-' | '+') => (text === '' ? [] : text.split('\n').map((line) => h('div', { class: sign === '-' ? 'diff-del' : 'diff-add' }, `${sign} ${line}`)));
-  const hunks = blocks.map((block) => h('pre', { class: 'diff' }, ...lines(truncate(block.search, ARG_SHOW_CHARS), '-'), ...lines(truncate(block.replace, ARG_SHOW_CHARS), '+')));
+  const hunks = blocks.map((block) => h('pre', { class: 'diff' }, ...blockLines(truncate(block.search, ARG_SHOW_CHARS), truncate(block.replace, ARG_SHOW_CHARS))));
   return h('div', { class: 'args' }, file, ...hunks);
 }
 

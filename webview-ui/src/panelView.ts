@@ -1,6 +1,7 @@
+import { taskTitle } from '../../src/shared/taskTitle';
 import { Announcer } from './announcer';
 import { ContextGauge } from './contextGauge';
-import { button, clip, formatCount, h, setShown, setText } from './dom';
+import { button, formatCount, h, setShown, setText } from './dom';
 import { icon } from './icons';
 import { PlanReview } from './planReview';
 import { PlanSteps } from './planSteps';
@@ -53,7 +54,7 @@ export class PanelView {
   render(state: AppState, changes: Changes): void {
     const { t, run } = state;
     const hasRun = run.runId !== undefined;
-    setText(this.title, hasRun ? clip(run.task ?? t('untitled'), 200) : 'Stepwise');
+    setText(this.title, hasRun ? taskTitle(run.task ?? '') || t('untitled') : 'Stepwise');
     this.title.title = run.task ?? '';
     const reviewing = state.review !== undefined;
     setShown(this.stateBadge, hasRun && run.lastSeq >= 0);

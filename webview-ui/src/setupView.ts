@@ -34,6 +34,10 @@ export class SetupView {
   private readonly refreshButton: HTMLButtonElement;
   private readonly moreButton: HTMLButtonElement;
   private models: SetupModel[] = [];
+  /** Whether the shown list is an endpoint's answer: "lists no models" is said only after one answered. */
+  private listAnswered = false;
+  /** The endpoint refused the key typed or stored: the key hint says so instead of "not needed". */
+  private keyRefused = false;
   /** Windows the server said it loaded models with (after a test), for the endpoint in the form; they beat the listing's. */
   private readonly loaded = new Map<string, number>();
   private listRequest = 0;
@@ -120,6 +124,8 @@ export class SetupView {
     this.model.value = setup.model;
     this.key.value = '';
     this.models = [];
+    this.listAnswered = false;
+    this.keyRefused = false;
     this.loaded.clear();
     this.drawModels();
     setText(this.result, '');
@@ -134,6 +140,8 @@ export class SetupView {
     this.model.value = same ? this.seenSetup!.model : preset.suggestedModel;
     this.key.value = '';
     this.models = [];
+    this.listAnswered = false;
+    this.keyRefused = false;
     this.loaded.clear();
     this.drawModels();
     setText(this.result, '');
@@ -155,7 +163,7 @@ export class SetupView {
     setShown(this.rows.apiVersion, azure);
     setShown(this.rows.key, Boolean(preset) && !lm);
     const keyStored = this.seenSetup?.keyStored === true && preset?.id === this.seenSetup.presetId;
-    setText(this.labels.keyHint, keyStored ? t('setupKeyStored') : preset?.needsKey ? t('setupKeyHint') : t('setupKeyOptional'));
+    setText(this.labels.keyHint, this.keyRefused ? t('setupKeyRefused') : keyStored ? t('setupKeyStored') : preset?.needsKey ? t('setupKeyHint') : t('setupKeyOptional'));
     setText(this.labels.model, azure ? t('setupDeployment') : t('setupModel'));
     this.model.placeholder = t('setupModelName');
     this.model.setAttribute('aria-label', azure ? t('setupDeployment') : t('setupModel'));
@@ -193,7 +201,11 @@ export class SetupView {
       setText(this.listNote, t('setupListNeedsKey'));
       return;
     }
-    if (!this.baseUrl.value.trim()) return;
+    if (!this.baseUrl.value.trim()) {
+      this.listAnswered = false;
+      setText(this.listNote, '');
+      return;
+    }
     setText(this.listNote, t('setupLoading'));
     this.post({ type: 'setupListModels', requestId: ++this.listRequest, draft: this.draft() });
   }
@@ -225,6 +237,8 @@ export class SetupView {
     if (reply.type === 'setupModels') {
       if (reply.requestId !== this.listRequest) return;
       this.models = this.withLoaded(reply.models);
+      this.listAnswered = !reply.error;
+      this.noteKeyVerdict(reply.error?.code);
       this.drawModels();
       if (reply.error) setText(this.listNote, `${errorWords(t, reply.error.code) ?? t('setupError.other')} ${reply.error.message}`);
       return;
@@ -236,12 +250,21 @@ export class SetupView {
       this.models = this.withLoaded(this.models.some((m) => m.id === reply.model) ? this.models : [...this.models, { id: reply.model }]);
       this.drawModels();
     }
+    this.noteKeyVerdict(reply.ok ? undefined : reply.code);
     this.result.className = `setup-result ${reply.ok ? 'ok' : 'failed'}`;
     // VS Code's models by the name the list shows, not by `vendor/id`.
     const lmName = this.preset()?.provider === 'vscode-lm' ? this.seenSetup?.lmModels.find((m) => reply.model.endsWith(`/${m.id}`))?.name : undefined;
     setText(this.result, reply.ok
       ? t('setupTestOk', lmName ?? reply.model, formatCount(Math.round(reply.latencyMs ?? 0), this.state!.lang))
       : `${errorWords(t, reply.code) ?? t('setupError.other')} ${reply.message}`);
+  }
+
+  /** Remembers whether the endpoint refused the key (401/403) and redraws the key's hint. */
+  private noteKeyVerdict(code: string | undefined): void {
+    const refused = code === 'auth';
+    if (refused === this.keyRefused) return;
+    this.keyRefused = refused;
+    this.drawPreset();
   }
 
   private withLoaded(models: readonly SetupModel[]): SetupModel[] {
@@ -265,8 +288,12 @@ export class SetupView {
       this.model.value = this.models[0].id;
     }
     setShown(this.rows.modelList, this.models.length > 0);
-    const found = this.preset()?.provider !== 'vscode-lm' ? 'setupModelsFound' : this.models.length === 1 ? 'setupLmModelFound' : 'setupLmModelsFound';
-    setText(this.listNote, this.models.length > 0 ? t(found, this.models.length) : this.preset()?.modelList === 'none' ? '' : t('setupNoModels'));
+    const lm = this.preset()?.provider === 'vscode-lm';
+    const one = this.models.length === 1;
+    const found = lm ? (one ? 'setupLmModelFound' : 'setupLmModelsFound') : one ? 'setupModelFound' : 'setupModelsFound';
+    // "Lists no models" only once an endpoint answered with an empty list, never before a URL is typed.
+    const none = this.preset()?.modelList !== 'none' && (lm || this.listAnswered) ? t('setupNoModels') : '';
+    setText(this.listNote, this.models.length > 0 ? t(found, this.models.length) : none);
     this.drawSummary();
   }
 

@@ -1,4 +1,5 @@
 import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtocol';
+import { taskTitle } from '../../src/shared/taskTitle';
 import { Announcer } from './announcer';
 import { Composer, type Draft } from './composer';
 import { ContextGauge } from './contextGauge';
@@ -90,7 +91,7 @@ export class SidebarView {
     const showSetup = this.setupShown(state);
     // While the set-up is shown, the chat is not: it reads as "not configured" for the rest of the view.
     const configured = !showSetup;
-    setText(this.title, hasRun && configured ? clip(state.run.task ?? t('untitled'), 80) : 'Stepwise');
+    setText(this.title, hasRun && configured ? taskTitle(state.run.task ?? '') || t('untitled') : 'Stepwise');
     this.title.title = state.run.task ?? '';
     this.newTaskButton.title = t('newTask');
     this.newTaskButton.setAttribute('aria-label', t('newTask'));

@@ -153,6 +153,8 @@ export const en = {
   'part.summaries': 'Summaries',
   costLine: '{0} effective tokens',
   costMoney: '≈ ${0}',
+  costUnknown: 'price unknown',
+  costUnknownHint: 'No price is known for this model. Add its price per million tokens under stepwise.prices in Settings to see what the task costs.',
   compactNow: 'Compact now',
   rulesLoaded: 'Rules: {0}',
   rulesTruncated: '{0} (cut)',

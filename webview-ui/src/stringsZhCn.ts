@@ -154,6 +154,8 @@ export const zhCN: Record<StringKey, string> = {
   'part.summaries': '摘要',
   costLine: '{0} 个有效令牌',
   costMoney: '≈ ${0}',
+  costUnknown: '价格未知',
+  costUnknownHint: '不知道此模型的价格。在设置的 stepwise.prices 中填写每百万 token 的价格，即可看到任务的费用。',
   compactNow: '立即压缩',
   rulesLoaded: '规则：{0}',
   rulesTruncated: '{0}（已截断）',

@@ -157,6 +157,10 @@ export class VirtualList<T extends { id: string }> {
   }
 
   private update(): void {
+    // A hidden list (its view replaced by another, e.g. the set-up) has no layout: every row would
+    // measure 0 and poison the heights, so nothing would be drawn once shown. Wait: the scroller's
+    // ResizeObserver schedules an update when it is laid out again.
+    if (this.scroller.getClientRects().length === 0) return;
     // The user may have scrolled since the last update without the scroll event having arrived yet.
     if (Math.abs(this.scroller.scrollTop - this.lastScrollTop) > 1) this.setFollowing(this.atBottom());
     this.computeOffsets();
@@ -217,6 +221,8 @@ export class VirtualList<T extends { id: string }> {
       const item = this.items[i]!;
       const row = this.rows.get(item.id);
       if (!row) break;
+      // A row not laid out (hidden) says nothing of its height.
+      if (row.wrapper.getClientRects().length === 0) continue;
       const height = row.wrapper.offsetHeight;
       const before = this.heightOf(item);
       if (height !== before) {

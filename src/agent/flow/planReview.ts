@@ -39,7 +39,24 @@ export function planFromDrafts(original: Plan, drafts: readonly PlanStepDraft[])
   for (const draft of drafts) {
     const known = draft.id !== undefined && !steps.some((s) => s.id === draft.id);
     const id = known ? draft.id! : nextStepId([...original.steps, ...steps]);
-    steps.push({ id, title: draft.title, description: draft.description, role: draft.role, status: 'pending' });
+    // A kept step keeps what the view does not carry (its estimate), so an untouched plan stays the same plan.
+    const before = known ? original.steps.find((s) => s.id === id) : undefined;
+    steps.push({ ...before, id, title: draft.title, description: draft.description, role: draft.role, status: 'pending' });
   }
   return { goal: original.goal, thought: original.thought, steps };
+}
+
+/**
+ * True when `reviewed` is the plan the user was shown, field by field (goal, and each step's id,
+ * title, description, role, status and estimate, in order; key order and surrounding spaces aside):
+ * only a real edit is "edited in review".
+ */
+export function samePlan(shown: Plan, reviewed: Plan): boolean {
+  if (shown.goal !== reviewed.goal || shown.steps.length !== reviewed.steps.length) return false;
+  return shown.steps.every((a, i) => {
+    const b = reviewed.steps[i]!;
+    // The view trims what it sends back: spaces around a title or description are not an edit.
+    const text = (x: string, y: string) => x.trim() === y.trim();
+    return a.id === b.id && text(a.title, b.title) && text(a.description, b.description) && a.role === b.role && a.status === b.status && a.estimate === b.estimate;
+  });
 }

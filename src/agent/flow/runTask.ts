@@ -8,7 +8,7 @@ import { routeTask } from './coordinator';
 import { createFlowContext, runInner, stopReason, type FlowContext } from './flowContext';
 import { FlowState } from './flowState';
 import { detectLanguage } from './language';
-import { acceptReviewedPlan } from './planReview';
+import { acceptReviewedPlan, samePlan } from './planReview';
 import { createPlan, lookFirst, PLANNER_RETRIES } from './planner';
 import { commit, saveState, type Progress } from './planCommit';
 import { continuePlan, stopEnding } from './planRunner';
@@ -110,7 +110,7 @@ async function review(ctx: FlowContext, progress: Progress): Promise<TaskResult 
     return { outcome: 'failed', route: 'plan', plan, summary: accepted.error, reason: accepted.error, usage: ctx.budget.usage, state };
   }
   for (const message of accepted.notices) o.events.emit({ type: 'notice', level: 'warning', code: 'other', message });
-  if (JSON.stringify(accepted.plan) !== JSON.stringify(plan)) commit(ctx, progress, applyReviewedPlan(state, accepted.plan));
+  if (!samePlan(plan, accepted.plan)) commit(ctx, progress, applyReviewedPlan(state, accepted.plan));
   return undefined;
 }
 

@@ -22,7 +22,7 @@ function contextRun(): AgentEvent[] {
       { path: 'packages/parser/AGENTS.md', kind: 'agents', chars: 30_000, truncated: true },
     ] },
     { type: 'turn_started', turn: 1, maxTurns: 60 },
-    { type: 'context', used: 42_000, budget: 100_000, window: 128_000, parts: { systemAndTools: 2_000, rules: 1_500, task: 500, history: 8_000, toolOutputs: 25_000, summaries: 5_000 }, pinned: [] },
+    { type: 'context', used: 62_000, budget: 100_000, window: 128_000, parts: { systemAndTools: 2_000, rules: 1_500, task: 500, history: 8_000, toolOutputs: 25_000, summaries: 5_000 }, pinned: [] },
     { type: 'assistant_message', text: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"packages/parser/src/parse.ts"}' }] },
     { type: 'usage', usage: { promptTokens: 42_000, completionTokens: 100, totalTokens: 42_100, cachedTokens: 30_000 }, total: { promptTokens: 42_000, completionTokens: 100, totalTokens: 42_100, cachedTokens: 30_000 }, cost: { effectiveTokens: 15_100, costUsd: 0.0688 } },
     { type: 'tool_call', callId: 'c1', name: 'read_file', args: { path: 'packages/parser/src/parse.ts' }, category: 'read' },
@@ -50,12 +50,12 @@ describe('webviews in Chromium: context gauge, rules files, compaction and pins'
         compact: (document.querySelector('[data-action="compact"]') as HTMLElement | null)?.hidden,
       }));
       assert.deepEqual(dom.rules, [['AGENTS.md', 'AGENTS.md'], ['packages/parser/AGENTS.md', 'packages/parser/AGENTS.md (cut)']]);
-      assert.equal(dom.used, 'Context 42,000 / 100,000');
+      assert.equal(dom.used, 'Context 62,000 / 100,000');
       assert.deepEqual(dom.parts.map(([p]) => p), ['systemAndTools', 'rules', 'task', 'history', 'toolOutputs', 'summaries']);
       const toolOutputs = dom.parts.find(([p]) => p === 'toolOutputs')![1] as number;
       assert.ok(Math.abs(toolOutputs - dom.barWidth * 0.25) <= 3, `tool outputs take a quarter of the bar (${toolOutputs} of ${dom.barWidth})`);
       assert.equal(dom.cost, '15,100 effective tokens · ≈ $0.0688');
-      assert.equal(dom.compact, false, 'Compact now is offered while the task runs');
+      assert.equal(dom.compact, false, 'Compact now is offered while the task runs with the prompt past half its budget');
       await shot(page, `${kind}-context-gauge`);
     });
   }
@@ -87,5 +87,32 @@ describe('webviews in Chromium: context gauge, rules files, compaction and pins'
       undo: document.querySelectorAll('[data-action="undo-compaction"]').length,
     }));
     assert.deepEqual(after, { badge: true, unpin: true, undone: 'Compaction undone: the full history is back', undo: 0 });
+  });
+
+  // Issue 22: one token count, no "Compact now" with nothing to gain, and a word on a missing price.
+  it('sidebar: a small prompt offers no Compact now; tokens are said once; an unknown price says how to set it', async () => {
+    const page = await view({ view: 'sidebar' });
+    const events: AgentEvent[] = [
+      { type: 'run_started', task: 'Say hello', workspace: '/w', model: 'local-model' },
+      { type: 'state', state: 'RUNNING' },
+      { type: 'turn_started', turn: 1, maxTurns: 60 },
+      { type: 'context', used: 1_634, budget: 100_000, window: 128_000, parts: { systemAndTools: 1_400, rules: 0, task: 234, history: 0, toolOutputs: 0, summaries: 0 }, pinned: [] },
+      // No cached tokens and no known price: effective tokens equal the tokens the header shows.
+      { type: 'usage', usage: { promptTokens: 1_600, completionTokens: 34, totalTokens: 1_634 }, total: { promptTokens: 1_600, completionTokens: 34, totalTokens: 1_634 }, cost: { effectiveTokens: 1_634 } },
+    ];
+    await sendHost(page, status(), { type: 'reset', runId: RUN, task: 'Say hello' }, { type: 'events', runId: RUN, envelopes: wrap(RUN, events) });
+    await settle(page);
+    const dom = await page.evaluate(() => ({
+      compact: (document.querySelector('[data-action="compact"]') as HTMLElement | null)?.hidden,
+      cost: document.querySelector('[data-role="cost"]')?.textContent,
+      costTitle: document.querySelector('[data-role="cost"]')?.getAttribute('title'),
+      body: document.body.innerText,
+    }));
+    assert.equal(dom.compact, true, 'no Compact now at 2% of the budget');
+    assert.equal(dom.cost, 'price unknown');
+    assert.match(dom.costTitle ?? '', /stepwise\.prices/);
+    assert.equal((dom.body.match(/1,634/g) ?? []).length, 2, `the count appears in the gauge label and the header only: ${dom.body}`);
+    assert.doesNotMatch(dom.body, /effective tokens/);
+    await shot(page, 'sidebar-context-gauge-small');
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { diffLines } from '../../../src/agent/tools/edit/lineDiff';
+import { diffLines } from '../../../src/shared/lineDiff';
 import { diffStats, unifiedDiff } from '../../../src/agent/tools/edit/unifiedDiff';
 
 /** Lines that keep their `\n` (the last may lack it). */

@@ -1,4 +1,4 @@
-import { diffLines } from './lineDiff';
+import { diffLines } from '../../../shared/lineDiff';
 import { numberLines } from './textLines';
 
 /** The file lines most like a search block that was not found (0-based, end exclusive). */

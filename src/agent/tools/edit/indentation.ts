@@ -1,4 +1,4 @@
-import { diffLines } from './lineDiff';
+import { diffLines } from '../../../shared/lineDiff';
 
 /** Columns a tab counts for when indentation in tabs and spaces is compared. */
 const TAB_WIDTH = 4;

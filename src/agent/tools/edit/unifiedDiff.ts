@@ -1,4 +1,4 @@
-import { diffLines, type LineChange } from './lineDiff';
+import { diffLines, type LineChange } from '../../../shared/lineDiff';
 
 /** Options of `unifiedDiff`. */
 export interface UnifiedDiffOptions {

@@ -6,6 +6,16 @@ import { rankMentionSuggestions } from './mentionSuggestions';
 const MAX_PATHS = 20_000;
 /** How long one listing serves the keystrokes that follow. */
 const FRESH_MS = 5_000;
+/** What Stepwise itself writes into a workspace: its reports and saved images are output, not context to attach. */
+export const STEPWISE_OUTPUT_FOLDERS: readonly string[] = ['.stepwise/reports', '.stepwise/images'];
+
+/** True when `path` (workspace-relative, `/`) is one of `folders` or inside one. */
+export function isUnder(path: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => {
+    const f = folder.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+    return f !== '' && (path === f || path.startsWith(`${f}/`));
+  });
+}
 
 /** Answers `@` queries from the chat box: the workspace's paths, listed once per burst of typing. */
 export class MentionSource {
@@ -15,6 +25,8 @@ export class MentionSource {
     private readonly root: () => string | undefined,
     private readonly workspace: (root: string) => Workspace,
     private readonly now: () => number = Date.now,
+    /** Folders never offered (Stepwise's own output; the host adds the configured reports folder). */
+    private readonly hidden: () => readonly string[] = () => STEPWISE_OUTPUT_FOLDERS,
   ) {}
 
   /** The suggestions for `query` (specials only when no folder is open). */
@@ -27,6 +39,8 @@ export class MentionSource {
       this.cache = { root, at: this.now(), paths: listing };
       listing.catch(() => (this.cache = undefined));
     }
-    return rankMentionSuggestions(query, await this.cache.paths.catch(() => []));
+    const hidden = this.hidden();
+    const paths = (await this.cache.paths.catch(() => [])).filter((entry) => !isUnder(entry.path, hidden));
+    return rankMentionSuggestions(query, paths);
   }
 }

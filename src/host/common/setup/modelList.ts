@@ -188,7 +188,8 @@ async function getJson(url: string, request: EndpointRequest, body?: unknown): P
     });
   } catch (error) {
     if (request.signal.aborted) throw error;
-    throw new SetupRequestError('unreachable', `Could not reach ${parsed.origin} (${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}). Is the server running?`);
+    // The facts only: each shell adds its own advice for `unreachable` (the webview's words, the CLI's hint).
+    throw new SetupRequestError('unreachable', `${parsed.origin}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}.`);
   }
   if (!response.ok) throw new SetupRequestError(codeForStatus(response.status), `${parsed.origin}${parsed.pathname} answered ${response.status} ${response.statusText}`.trim() + '.');
   try {

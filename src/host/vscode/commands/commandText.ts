@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { UndoReport } from '../editor/undoTaskEdits';
+import { withAttachedSection } from '../../../shared/attachedContext';
 
 /** An editor selection handed to a task as context. */
 export interface SelectionContext {
@@ -12,15 +13,16 @@ export interface SelectionContext {
 
 /** The task text of "Run Task on Selection": the instruction, then the selection and where it is from. */
 export function selectionTask(instruction: string, selection: SelectionContext): string {
-  const fence = selection.text.includes('```') ? '````' : '```';
-  return [
-    instruction,
-    '',
-    `Context: the user selected lines ${selection.startLine}-${selection.endLine} of \`${selection.path}\`:`,
-    `${fence}${selection.languageId}`,
-    selection.text,
-    fence,
-  ].join('\n');
+  const longest = Math.max(2, ...Array.from(selection.text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  // Attached context, as @-mentions are: the views show the instruction (and its title), the model the selection.
+  const body = [`The user selected lines ${selection.startLine}-${selection.endLine} of \`${selection.path}\`:`, `${fence}${selection.languageId}`, selection.text, fence].join('\n');
+  return withAttachedSection(`${instruction}\n\n(${selectionNote(selection)})`, 'selection', body);
+}
+
+/** The line the user's own message keeps about the selection it carries. */
+function selectionNote(selection: SelectionContext): string {
+  return `selection: ${selection.path}:${selection.startLine}-${selection.endLine}`;
 }
 
 /** A one-line summary of an undo for a notification; `warning` when some files were left alone. */

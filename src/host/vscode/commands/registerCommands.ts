@@ -18,6 +18,7 @@ import { setWebSearchKey } from '../web/webSearchKeyCommand';
 import type { TaskController } from '../task/taskController';
 import { selectionTask } from './commandText';
 import { handleControlIntent, type ControlIntentDeps } from './controlIntents';
+import { taskTitle } from '../../../shared/taskTitle';
 
 /** Every command the extension contributes (package.json `contributes.commands`). */
 export const COMMAND_IDS = [
@@ -158,7 +159,7 @@ async function pickFromHistory(deps: CommandDeps): Promise<boolean | undefined> 
   }
   const picked = await vscode.window.showQuickPick(
     entries.map((entry) => ({
-      label: entry.task.replace(/\s+/g, ' ').slice(0, 120),
+      label: taskTitle(entry.task, 120) || vscode.l10n.t('Untitled'),
       description: entry.outcome ?? vscode.l10n.t('running or interrupted'),
       detail: new Date(entry.ts).toLocaleString(),
       runId: entry.runId,

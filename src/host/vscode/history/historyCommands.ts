@@ -6,6 +6,7 @@ import { renderHistoryExport, type HistoryExportFormat } from '../../../node/his
 import type { HistoryPruneSettings } from '../../../node/historyRules';
 import type { HistoryStore } from '../../../node/historyStore';
 import type { HistoryEntry } from '../../../shared/webviewProtocol';
+import { taskTitle } from '../../../shared/taskTitle';
 
 /** What the history commands act on. */
 export interface HistoryCommandDeps {
@@ -39,7 +40,7 @@ async function pickRun(deps: HistoryCommandDeps, title: string): Promise<History
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    entries.map((entry) => ({ label: entry.task.replace(/\s+/g, ' ').slice(0, 120), description: entry.outcome ?? vscode.l10n.t('running or interrupted'), detail: new Date(entry.ts).toLocaleString(), entry })),
+    entries.map((entry) => ({ label: taskTitle(entry.task, 120) || vscode.l10n.t('Untitled'), description: entry.outcome ?? vscode.l10n.t('running or interrupted'), detail: new Date(entry.ts).toLocaleString(), entry })),
     { title, placeHolder: vscode.l10n.t('Pick a task') },
   );
   return picked?.entry;
@@ -66,7 +67,7 @@ export async function deleteHistoryRun(deps: HistoryCommandDeps, runIdArg?: unkn
   if (!options.confirmed) {
     const remove = vscode.l10n.t('Delete');
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Delete the task "{0}" from the history?', entry.task.replace(/\s+/g, ' ').slice(0, 80)),
+      vscode.l10n.t('Delete the task "{0}" from the history?', taskTitle(entry.task, 80)),
       { modal: true, detail: vscode.l10n.t('Its conversation, plan, report record and checkpoints are removed. Files in the workspace are not changed.') },
       remove,
     );

@@ -1,0 +1,71 @@
+// Issue 22, the first hour's second pass, in the real workbench (code-server + chromium, the packaged VSIX):
+// the sidebar's conversation survives "Set Up Model" → Cancel, and a task's title is a short summary of the
+// user's words (Run Task on Selection attaches the selection instead of pasting fences into the message).
+import assert from 'node:assert/strict';
+import type { Frame, Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../support/fakeOpenAIServer';
+import { textOf } from './support/webviewDom';
+import { frameWith, hideBottomPanel, openSidebar, openWorkbench, runCommand, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
+
+const API_KEY = { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' };
+const ANSWER = 'toKelvin adds 273 where it should add 273.15.';
+
+function answer(request: RecordedRequest): { text: string } {
+  void request;
+  return { text: ANSWER };
+}
+
+const sidebarFrame = (page: Page): Promise<Frame> => frameWith(page, '[data-role="task-input"]', 60_000);
+
+async function sendTask(sidebar: Frame, text: string): Promise<void> {
+  await sidebar.selectOption('[data-role="plan-mode"]', 'never');
+  const input = sidebar.locator('[data-role="task-input"]');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+describe('The first hour, second pass (code-server + chromium)', function () {
+  this.timeout(600_000);
+  let wb: Workbench | undefined;
+  let fake: FakeOpenAIServer;
+
+  before(async () => {
+    fake = await startFakeOpenAI(answer, { model: 'gpt-test' });
+  });
+  after(async () => fake?.close());
+  afterEach(async function () {
+    await screenshotIfFailed(this.currentTest, wb, 'failed-first-hour-2');
+    await wb?.close();
+    wb = undefined;
+  });
+
+  for (const theme of ['Default Dark Modern', 'Default Light Modern']) {
+    const tag = theme.includes('Light') ? 'light' : 'dark';
+    it(`keeps the conversation through Set Up Model → Cancel, with a short title (${tag})`, async () => {
+      wb = await openWorkbench({ env: API_KEY, settings: { 'stepwise.baseUrl': fake.url, 'stepwise.model': 'gpt-test', 'stepwise.verify.mode': 'off', 'workbench.colorTheme': theme } });
+      const page = wb.page;
+      let sidebar = await openSidebar(page);
+      await hideBottomPanel(page);
+      const long = 'Explain why toKelvin in src/convert.js gives wrong results for every input, and say which constant it should use';
+      await sendTask(sidebar, long);
+      sidebar = await sidebarFrame(page);
+      await until('the answer in the sidebar', async () => (await textOf(sidebar)).includes(ANSWER));
+
+      // The title is the user's words, shortened at a word boundary; the whole text is its tooltip.
+      const title = sidebar.locator('header.bar .bar-title');
+      await until('the title', async () => (await title.innerText()).startsWith('Explain why toKelvin'));
+      const shown = await title.innerText();
+      assert.ok(Array.from(shown).length <= 60 && shown.endsWith('…'), `a short title: ${shown}`);
+      assert.doesNotMatch(shown, /\s…$/, 'cut at a word, not after a space');
+
+      // Set Up Model from the palette, then Cancel: the conversation is still there.
+      await runCommand(page, 'Stepwise: Set Up Model');
+      sidebar = await frameWith(page, '[data-role="setup"]:not([hidden])', 60_000);
+      await sidebar.locator('[data-action="setup-cancel"]').click();
+      sidebar = await sidebarFrame(page);
+      await until('the conversation after Cancel', async () => (await textOf(sidebar)).includes(ANSWER), 30_000);
+      assert.ok((await textOf(sidebar)).includes(long), 'the task message is still shown');
+      await screenshots(page, `first-hour-2-after-setup-cancel-${tag}`);
+    });
+  }
+});
