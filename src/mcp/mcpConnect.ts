@@ -161,7 +161,7 @@ async function connectHttp(config: McpHttpServerConfig, options: ConnectOptions)
   const requestInit: RequestInit = { headers: config.headers };
   // Every request goes through the egress client: the configured server's origin is the user's
   // choice (reachable even on loopback); any other origin a redirect names is checked.
-  const fetch = egressFetch({
+  const egress = egressFetch({
     policy: { allowHosts: [], denyHosts: [] },
     trustedOrigin: url.origin,
     // A call that streams progress has its headers at once; one answered as plain JSON within its own timeout.
@@ -169,8 +169,8 @@ async function connectHttp(config: McpHttpServerConfig, options: ConnectOptions)
     maxBytes: MCP_MAX_BYTES,
     name: `MCP server "${config.name}"`,
   });
-  const streamable = () => new StreamableHTTPClientTransport(url, { requestInit, fetch });
-  const sse = () => new SSEClientTransport(url, { requestInit, fetch });
+  const streamable = () => new StreamableHTTPClientTransport(url, { requestInit, fetch: egress });
+  const sse = () => new SSEClientTransport(url, { requestInit, fetch: egress });
   if (config.transport === 'sse') return { client: await connectWith(config, options, sse), transport: 'sse' };
   if (config.transport === 'streamable-http') return { client: await connectWith(config, options, streamable), transport: 'streamable-http' };
   try {
