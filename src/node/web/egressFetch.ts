@@ -27,7 +27,8 @@ export function egressFetch(options: EgressFetchOptions): FetchLike {
     const req = new Request(input, init);
     const method = req.method.toUpperCase();
     const body = method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(await req.arrayBuffer());
-    const headers = Object.fromEntries(req.headers.entries());
+    const headers: Record<string, string> = {};
+    req.headers.forEach((value, name) => (headers[name] = value));
     const headersTimeout = new AbortController();
     const timer = setTimeout(() => headersTimeout.abort(), options.headersTimeoutMs);
     const lifetime = new AbortController();
