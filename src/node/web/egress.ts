@@ -64,7 +64,10 @@ export async function openEgress(url: string, send: EgressSend, route: EgressRou
   const maxRedirects = route.maxRedirects ?? 5;
   let current = { url, method: (send.method ?? 'GET').toUpperCase(), headers: send.headers ?? {}, body: send.body };
   for (let hop = 0; hop <= maxRedirects; hop++) {
-    const target = await checkedTarget(current.url, { policy, resolver: route.resolver });
+    const target = await checkedTarget(current.url, { policy, resolver: route.resolver }).catch((error: unknown) => {
+      // Name the redirect: the model (and the user) see where the chain tried to go.
+      throw hop > 0 && error instanceof WebRequestError ? new WebRequestError(`The redirect to ${current.url} was refused. ${error.message}`) : error;
+    });
     const response = await request(target, current, signal);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
@@ -212,5 +215,5 @@ async function readBody(response: OpenedResponse, options: EgressOptions, signal
 /** The message of an answer bigger than its cap. */
 export function overCap(who: string, maxBytes: number): string {
   const size = maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / (1024 * 1024))} MB` : `${Math.round(maxBytes / 1024)} KB`;
-  return `The answer from ${who} is larger than ${size}; Stepwise stopped reading it.`;
+  return `The answer from ${who} is larger than ${size}: Stepwise stopped reading it.`;
 }

@@ -81,7 +81,7 @@ describe('egress client (real loopback servers)', function () {
     it(`${provider.name}: an answer that never ends is cut at 5 MB with a clear error, memory stays small`, async () => {
       const endless = track(await startEndless());
       const before = process.memoryUsage().rss;
-      await assert.rejects(provider.make(endless.url, []).search('anything', 3, signal()), new RegExp(`The answer from ${provider.name} is larger than 5 MB; Stepwise stopped reading it`));
+      await assert.rejects(provider.make(endless.url, []).search('anything', 3, signal()), new RegExp(`The answer from ${provider.name} is larger than 5 MB: Stepwise stopped reading it`));
       const grown = process.memoryUsage().rss - before;
       assert.ok(endless.sent() < 64 * 1024 * 1024, `the server sent ${endless.sent()} bytes`);
       assert.ok(grown < 200 * 1024 * 1024, `RSS grew by ${grown} bytes`);
