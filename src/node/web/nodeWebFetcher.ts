@@ -29,7 +29,7 @@ export function binaryRefusal(contentType: string, url: string): string | undefi
   return `${url} is ${what}; web_fetch reads only HTML, JSON and text. Find an HTML version of the page, or download it with run_command if you really need the file.`;
 }
 
-/** `WebFetcher` over `safeGet`: HTML becomes readable markdown, JSON is pretty-printed, text passes through. */
+/** `WebFetcher` over the egress client (`egressRequest`): HTML becomes readable markdown, JSON is pretty-printed, text passes through. */
 export class NodeWebFetcher implements WebFetcher {
   constructor(private readonly options: NodeWebFetcherOptions) {}
 
