@@ -17,7 +17,8 @@ export const LAYERS = {
   // The web adapters: HTTP pages to markdown (readability, linkedom, turndown), charsets, the browser.
   node: { folder: 'src/node', layers: ['shared', 'agent'], packages: ['zod', 'execa', 'ignore', '@mozilla/readability', 'linkedom', 'turndown',
     'turndown-plugin-gfm', 'iconv-lite', 'playwright-core'], builtins: NODE_SIDE },
-  mcp: { folder: 'src/mcp', layers: ['shared', 'agent'], packages: ['zod', '@modelcontextprotocol/sdk', 'jsonc-parser'], builtins: NODE_SIDE },
+  // MCP over HTTP sends through the egress client (src/node/web/egress*.ts).
+  mcp: { folder: 'src/mcp', layers: ['shared', 'agent', 'node'], packages: ['zod', '@modelcontextprotocol/sdk', 'jsonc-parser'], builtins: NODE_SIDE },
   // Model set-up (presets, model lists, connection test): host code both hosts use, so the CLI may import it too.
   hostSetup: { folder: 'src/host/common/setup', layers: ['shared', 'agent', 'node', 'mcp'], packages: ['zod'], builtins: NODE_SIDE },
   hostCommon: { folder: 'src/host/common', layers: ['shared', 'agent', 'node', 'mcp', 'hostSetup'], packages: ['zod'], builtins: NODE_SIDE },

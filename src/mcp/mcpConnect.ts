@@ -19,6 +19,7 @@ import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from 
 import type { ElicitationHandler, SamplingHandler } from './mcpTypes';
 import { toSamplingRequest } from './samplingRequest';
 import { serverEnvironment, type EnvironmentRules } from '../agent/secrets/secretEnv';
+import { egressFetch } from '../node/web/egressFetch';
 
 /** What a connection needs besides the server's configuration. */
 export interface ConnectOptions {
@@ -150,11 +151,26 @@ async function connectWith(
   }
 }
 
+/** Time for an MCP server's answer headers to arrive: the hub's default call timeout (a call may think before answering). */
+const MCP_HEADERS_TIMEOUT_MS = 120_000;
+/** Bytes of one MCP answer or event stream. */
+const MCP_MAX_BYTES = 64 * 1024 * 1024;
+
 async function connectHttp(config: McpHttpServerConfig, options: ConnectOptions): Promise<McpConnection> {
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: config.headers };
-  const streamable = () => new StreamableHTTPClientTransport(url, { requestInit });
-  const sse = () => new SSEClientTransport(url, { requestInit });
+  // Every request goes through the egress client: the configured server's origin is the user's
+  // choice (reachable even on loopback); any other origin a redirect names is checked.
+  const egress = egressFetch({
+    policy: { allowHosts: [], denyHosts: [] },
+    trustedOrigin: url.origin,
+    // A call that streams progress has its headers at once; one answered as plain JSON within its own timeout.
+    headersTimeoutMs: Math.max(options.connectTimeoutMs, config.timeoutMs ?? 0, MCP_HEADERS_TIMEOUT_MS) + 5_000,
+    maxBytes: MCP_MAX_BYTES,
+    name: `MCP server "${config.name}"`,
+  });
+  const streamable = () => new StreamableHTTPClientTransport(url, { requestInit, fetch: egress });
+  const sse = () => new SSEClientTransport(url, { requestInit, fetch: egress });
   if (config.transport === 'sse') return { client: await connectWith(config, options, sse), transport: 'sse' };
   if (config.transport === 'streamable-http') return { client: await connectWith(config, options, streamable), transport: 'streamable-http' };
   try {

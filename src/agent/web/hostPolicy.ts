@@ -1,15 +1,31 @@
 /**
- * Which hosts and addresses web tools may reach. One rule for every shell: loopback, link-local
- * (cloud metadata at 169.254.169.254), private, carrier-grade NAT, multicast and unspecified
- * addresses are refused unless the host is allow-listed; deny-listed hosts are always refused.
- * Pure code: the Node adapter resolves names and asks `checkAddress` for every address it would
- * connect to, on every redirect.
+ * The egress policy: which hosts and addresses a request for the agent may reach. One rule for
+ * every path (web_fetch, search providers, the browser, MCP over HTTP): an address that is not
+ * globally reachable by the address table (`addressTable.ts`: the IANA special-purpose blocks and
+ * the machine's own addresses) is refused unless the user allowed it; the user's deny list always
+ * wins. Both lists hold names (`*.example.com` for sub-domains), IP addresses and CIDR blocks.
+ * A name on the deny list also denies the addresses it resolves to: the Node layer resolves the
+ * deny list's names when it checks a request and passes the answers in `deniedAddresses`.
+ * Pure code: the Node layer resolves names and asks `checkHop` (or `checkAddress`) for every
+ * address it would connect to, on every redirect.
  */
+import { classifyAddress, OWN_ADDRESS } from './addressTable';
+import { inBlock, normalizeHost, parseCidr, parseIp, type IpBytes } from './ipAddress';
 
-/** The user's host lists. Entries are host names or IP literals; `*.example.com` matches sub-domains. */
+export { normalizeHost, parseIPv4, parseIPv6 } from './ipAddress';
+
+/** The user's host lists and what the Node layer adds at check time. */
 export interface WebHostPolicy {
+  /** Names, `*.names`, IP addresses and CIDR blocks that may be reached even when not public. */
   allowHosts: readonly string[];
+  /** Names, `*.names`, IP addresses and CIDR blocks that are never reached. Wins over everything. */
   denyHosts: readonly string[];
+  /** The addresses the deny list's names resolve to now (filled by the Node layer). */
+  deniedAddresses?: readonly string[];
+  /** The machine's own interface addresses (filled by the Node layer): refused like loopback. */
+  ownAddresses?: readonly string[];
+  /** Origins the user configured as an endpoint (a search provider, an MCP server): reachable on any address. */
+  trustedOrigins?: readonly string[];
 }
 
 /** An empty policy: public hosts only. */
@@ -18,12 +34,9 @@ export const PUBLIC_ONLY: WebHostPolicy = { allowHosts: [], denyHosts: [] };
 /** A verdict: `ok`, or why the request is refused (a sentence for the model). */
 export type HostVerdict = { ok: true } | { ok: false; reason: string };
 
-/** Lower-case host without IPv6 brackets or a trailing dot. */
-export function normalizeHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
-}
+const OK: HostVerdict = { ok: true };
 
-function matches(host: string, entries: readonly string[]): boolean {
+function nameMatches(host: string, entries: readonly string[]): boolean {
   const h = normalizeHost(host);
   return entries.some((raw) => {
     const entry = normalizeHost(raw);
@@ -32,105 +45,92 @@ function matches(host: string, entries: readonly string[]): boolean {
   });
 }
 
-/** True when the host is in the allow list (it may then resolve to a private address). */
+/** True when the address (or an IPv4 address it carries) lies in one of the entries that are IPs or CIDR blocks. */
+function addressMatches(address: string, entries: readonly string[]): boolean {
+  const ip = parseIp(address);
+  if (!ip) return false;
+  const forms: IpBytes[] = [ip];
+  // ::ffff:127.0.0.1 and 127.0.0.1 are the same destination for a list entry.
+  if (ip.family === 6 && ip.bytes.slice(0, 10).every((b) => b === 0) && (ip.bytes[10] === 0xff || ip.bytes[10] === 0) && ip.bytes[10] === ip.bytes[11]) {
+    forms.push({ family: 4, bytes: ip.bytes.slice(12) });
+  }
+  return entries.some((entry) => {
+    const block = parseCidr(entry);
+    return block !== undefined && forms.some((f) => inBlock(f, block));
+  });
+}
+
+/** True when the host name (or literal) is in the allow list. */
 export function isAllowedHost(host: string, policy: WebHostPolicy): boolean {
-  return matches(host, policy.allowHosts);
+  return nameMatches(host, policy.allowHosts) || (isIpLiteral(host) && addressMatches(host, policy.allowHosts));
 }
 
-/** Parses a dotted IPv4 address into four bytes; `undefined` when it is not one. */
-export function parseIPv4(text: string): number[] | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
-  const bytes = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : NaN));
-  return bytes.every((b) => b >= 0 && b <= 255) ? bytes : undefined;
-}
-
-/** Parses an IPv6 address into eight 16-bit groups (embedded IPv4 accepted); `undefined` when it is not one. */
-export function parseIPv6(text: string): number[] | undefined {
-  let t = normalizeHost(text).replace(/%.*$/, '');
-  if (!t.includes(':')) return undefined;
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(t);
-  if (v4) {
-    const b = parseIPv4(v4[1]!);
-    if (!b) return undefined;
-    t = t.slice(0, -v4[1]!.length) + `${((b[0]! << 8) | b[1]!).toString(16)}:${((b[2]! << 8) | b[3]!).toString(16)}`;
-  }
-  const halves = t.split('::');
-  if (halves.length > 2) return undefined;
-  const group = (s: string) => (s === '' ? [] : s.split(':'));
-  const head = group(halves[0]!);
-  const tail = halves.length === 2 ? group(halves[1]!) : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
-  const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
-  const groups = all.map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
-  return groups.length === 8 && groups.every((g) => !Number.isNaN(g)) ? groups : undefined;
-}
-
-/** What kind of non-public address this is, or `undefined` for a public one. */
-function ipv4Range(b: number[]): string | undefined {
-  const [a, c] = [b[0]!, b[1]!];
-  if (a === 127) return 'loopback';
-  if (a === 0) return 'unspecified';
-  if (a === 10 || (a === 172 && c >= 16 && c <= 31) || (a === 192 && c === 168)) return 'private';
-  if (a === 169 && c === 254) return 'link-local (cloud metadata)';
-  if (a === 100 && c >= 64 && c <= 127) return 'carrier-grade NAT';
-  if (a === 192 && c === 0 && b[2] === 0) return 'IETF reserved';
-  if (a === 198 && (c === 18 || c === 19)) return 'benchmarking';
-  if (a >= 224) return 'multicast or reserved';
-  return undefined;
-}
-
-function ipv6Range(g: number[]): string | undefined {
-  if (g.every((x) => x === 0)) return 'unspecified';
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return 'loopback';
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible addresses carry an IPv4 address.
-  if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) {
-    return ipv4Range([g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255]);
-  }
-  if ((g[0]! & 0xfe00) === 0xfc00) return 'private (unique local)';
-  if ((g[0]! & 0xffc0) === 0xfe80) return 'link-local';
-  if ((g[0]! & 0xff00) === 0xff00) return 'multicast';
-  if (g[0] === 0x64 && g[1] === 0xff9b) return ipv4Range([g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255]); // NAT64
-  return undefined;
-}
-
-/** The non-public range an IP literal falls in (`loopback`, `private`, …), or `undefined`. */
-export function nonPublicRange(address: string): string | undefined {
-  const v4 = parseIPv4(address);
-  if (v4) return ipv4Range(v4);
-  const v6 = parseIPv6(address);
-  if (v6) return ipv6Range(v6);
-  return 'not an IP address';
+/** The kind of non-public address this is (`loopback`, `private-use`, …), or `undefined` for a public one. */
+export function nonPublicRange(address: string, ownAddresses: readonly string[] = []): string | undefined {
+  const verdict = classifyAddress(address, ownAddresses);
+  return verdict.global ? undefined : verdict.kind;
 }
 
 /** True for an IPv4 or IPv6 literal. */
 export function isIpLiteral(host: string): boolean {
-  return parseIPv4(normalizeHost(host)) !== undefined || parseIPv6(host) !== undefined;
+  return parseIp(host) !== undefined;
 }
 
-/** Checks a URL's scheme and host name before anything is resolved. */
+function isTrustedOrigin(url: URL, policy: WebHostPolicy): boolean {
+  return (policy.trustedOrigins ?? []).some((origin) => origin === url.origin);
+}
+
+/** Checks a URL's scheme and host name before anything is resolved (an IP literal is checked as an address too). */
 export function checkUrl(url: URL, policy: WebHostPolicy): HostVerdict {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, reason: `Only http and https URLs can be fetched, not ${url.protocol}` };
   }
   if (url.username || url.password) return { ok: false, reason: 'URLs with user names or passwords are refused.' };
   const host = normalizeHost(url.hostname);
-  if (matches(host, policy.denyHosts)) return { ok: false, reason: `The host ${host} is on the deny list (stepwise.web.denyHosts).` };
-  if (!isAllowedHost(host, policy) && (host === 'localhost' || host.endsWith('.localhost'))) {
-    return { ok: false, reason: refusal(host, 'loopback', host) };
-  }
-  return isIpLiteral(host) ? checkAddress(host, host, policy) : { ok: true };
+  if (nameMatches(host, policy.denyHosts)) return denied(host);
+  if (isIpLiteral(host)) return checkHop(url, host, policy);
+  if (isTrustedOrigin(url, policy) || isAllowedHost(host, policy)) return OK;
+  if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, reason: refusal(host, 'loopback', host) };
+  return OK;
 }
 
-/** Checks one address a host resolved to (or an IP literal): non-public ranges need the host allow-listed. */
+/**
+ * The whole check of one hop: the URL and one address its host resolved to (or its literal).
+ * Deny by name or address first; then the user's configured origin, the allow list, and the
+ * address table.
+ */
+export function checkHop(url: URL, address: string, policy: WebHostPolicy): HostVerdict {
+  const host = normalizeHost(url.hostname);
+  if (nameMatches(host, policy.denyHosts)) return denied(host);
+  if (isTrustedOrigin(url, policy)) return deniedAddress(host, address, policy) ?? OK;
+  return checkAddress(host, address, policy);
+}
+
+/** Checks one address a host resolved to (or an IP literal): deny list by name and address, then non-public addresses need an allow entry. */
 export function checkAddress(host: string, address: string, policy: WebHostPolicy): HostVerdict {
-  if (isAllowedHost(host, policy)) return { ok: true };
-  const range = nonPublicRange(address);
-  return range ? { ok: false, reason: refusal(normalizeHost(host), range, address) } : { ok: true };
+  const name = normalizeHost(host);
+  if (nameMatches(name, policy.denyHosts)) return denied(name);
+  const refused = deniedAddress(name, address, policy);
+  if (refused) return refused;
+  if (isAllowedHost(name, policy) || addressMatches(address, policy.allowHosts)) return OK;
+  const range = nonPublicRange(address, policy.ownAddresses);
+  return range ? { ok: false, reason: refusal(name, range, address) } : OK;
+}
+
+function deniedAddress(host: string, address: string, policy: WebHostPolicy): HostVerdict | undefined {
+  const entries = [...policy.denyHosts, ...(policy.deniedAddresses ?? [])];
+  if (!addressMatches(address, entries)) return undefined;
+  return { ok: false, reason: `${where(host, address)} is on the deny list (stepwise.web.denyHosts): its address ${normalizeHost(address)} is denied.` };
+}
+
+function denied(host: string): HostVerdict {
+  return { ok: false, reason: `The host ${host} is on the deny list (stepwise.web.denyHosts).` };
+}
+
+function where(host: string, address: string): string {
+  return host === normalizeHost(address) ? host : `${host} (${normalizeHost(address)})`;
 }
 
 function refusal(host: string, range: string, address: string): string {
-  const where = host === normalizeHost(address) ? address : `${host} (${address})`;
-  return `Refused: ${where} is a ${range} address. Requests to loopback, link-local and private networks are blocked unless the host is listed in stepwise.web.allowHosts (CLI: --web-allow-host ${host}).`;
+  return `Refused: ${where(host, address)} is ${range === OWN_ADDRESS ? '' : 'a '}${range} address. Requests to addresses that are not public (loopback, link-local, private, documentation, this machine's own, …) are blocked unless the host is listed in stepwise.web.allowHosts (CLI: --web-allow-host ${host}).`;
 }

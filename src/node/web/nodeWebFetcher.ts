@@ -2,7 +2,8 @@ import type { WebHostPolicy } from '../../agent/web/hostPolicy';
 import type { FetchedPage, WebFetcher } from '../../agent/web/webPorts';
 import { isHtmlType } from './isHtmlType';
 import { loadWebParsers } from './loadWebParsers';
-import { safeGet, type Resolver } from './safeHttp';
+import { egressRequest } from './egress';
+import type { Resolver } from './safeHttp';
 
 /** Limits of the fetcher; the defaults suit interactive use. */
 export interface NodeWebFetcherOptions {
@@ -28,12 +29,12 @@ export function binaryRefusal(contentType: string, url: string): string | undefi
   return `${url} is ${what}; web_fetch reads only HTML, JSON and text. Find an HTML version of the page, or download it with run_command if you really need the file.`;
 }
 
-/** `WebFetcher` over `safeGet`: HTML becomes readable markdown, JSON is pretty-printed, text passes through. */
+/** `WebFetcher` over the egress client (`egressRequest`): HTML becomes readable markdown, JSON is pretty-printed, text passes through. */
 export class NodeWebFetcher implements WebFetcher {
   constructor(private readonly options: NodeWebFetcherOptions) {}
 
   async fetch(url: string, signal: AbortSignal): Promise<FetchedPage> {
-    const response = await safeGet(
+    const response = await egressRequest(
       url,
       {
         policy: this.options.policy,
@@ -41,7 +42,8 @@ export class NodeWebFetcher implements WebFetcher {
         timeoutMs: this.options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs,
         maxBytes: this.options.maxBytes ?? FETCH_DEFAULTS.maxBytes,
         maxRedirects: this.options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects,
-        userAgent: USER_AGENT,
+        overflow: 'cut',
+        headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,application/json,text/plain;q=0.9,*/*;q=0.5' },
         refuseType: binaryRefusal,
       },
       signal,

@@ -40,7 +40,7 @@ export const HOW_TO_ENABLE_SEARCH =
 export function taskWeb(config: TaskWebConfig, root: string, runId: string, logger: Logger): TaskWeb {
   const policy = { allowHosts: config.allowHosts, denyHosts: config.denyHosts };
   const browser = new PlaywrightBrowserSession({ policy, executablePath: config.browserPath, logger });
-  const providers = searchProviders(config);
+  const providers = searchProviders({ ...config, policy });
   if (providers.length === 0) logger.info(HOW_TO_ENABLE_SEARCH);
   return {
     tools: webTools({ fetcher: new NodeWebFetcher({ policy }), searchProviders: providers, browser }),

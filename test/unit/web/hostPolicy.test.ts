@@ -13,17 +13,17 @@ describe('web host policy', () => {
     ['172.32.0.1', undefined],
     ['192.168.1.1', 'private'],
     ['169.254.169.254', 'link-local (cloud metadata)'],
-    ['100.64.0.1', 'carrier-grade NAT'],
-    ['0.0.0.0', 'unspecified'],
-    ['224.0.0.1', 'multicast or reserved'],
+    ['100.64.0.1', 'shared address space (carrier-grade NAT)'],
+    ['0.0.0.0', '"this host on this network"'],
+    ['224.0.0.1', 'multicast'],
     ['8.8.8.8', undefined],
     ['93.184.216.34', undefined],
     ['::1', 'loopback'],
     ['::', 'unspecified'],
-    ['::ffff:127.0.0.1', 'loopback'],
-    ['::ffff:7f00:1', 'loopback'],
-    ['::ffff:169.254.169.254', 'link-local (cloud metadata)'],
-    ['fd00::1', 'private (unique local)'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped form of 127.0.0.1 (loopback)'],
+    ['::ffff:7f00:1', 'IPv4-mapped form of 127.0.0.1 (loopback)'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped form of 169.254.169.254 (link-local (cloud metadata))'],
+    ['fd00::1', 'unique-local (private)'],
     ['fe80::1', 'link-local'],
     ['ff02::1', 'multicast'],
     ['2606:4700::1111', undefined],
@@ -70,7 +70,8 @@ describe('web host policy', () => {
     assert.ok(!refused.ok && /docs\.example\.com \(127\.0\.0\.1\) is a loopback address/.test(refused.reason));
     assert.ok(checkAddress('docs.example.com', '93.184.216.34', NONE).ok);
     assert.ok(checkAddress('docs.example.com', '127.0.0.1', { allowHosts: ['docs.example.com'], denyHosts: [] }).ok);
-    // Allowing the address does not allow a name that resolves to it.
-    assert.ok(!checkAddress('docs.example.com', '127.0.0.1', { allowHosts: ['127.0.0.1'], denyHosts: [] }).ok);
+    // The allow list holds addresses too: allowing 127.0.0.1 allows it under any name (the literal was reachable anyway).
+    assert.ok(checkAddress('docs.example.com', '127.0.0.1', { allowHosts: ['127.0.0.1'], denyHosts: [] }).ok);
+    assert.ok(!checkAddress('docs.example.com', '127.0.0.2', { allowHosts: ['127.0.0.1'], denyHosts: [] }).ok);
   });
 });
