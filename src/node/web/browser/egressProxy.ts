@@ -90,7 +90,9 @@ export class EgressProxy {
 
   /** Why requests are cut once the budget is spent. */
   budgetMessage(): string {
-    return `The browser passed its limit of ${Math.round(this.maxBytes() / 1048576)} MB for this action; its connections were cut.`;
+    const max = this.maxBytes();
+    const size = max >= 1048576 ? `${Math.round(max / 1048576)} MB` : `${Math.round(max / 1024)} KB`;
+    return `The browser passed its limit of ${size} for this action; its connections were cut.`;
   }
 
   /** Why a page at this URL was refused (this session, any window), or `undefined` when it was not. */
