@@ -31,6 +31,8 @@ export const ATTACKS = {
   scriptMove: '/move',
   stream: '/stream',
   spin: '/spin',
+  /** `?port=N`: WebRTC gathers candidates with a STUN server at udp://127.0.0.1:N. */
+  webrtc: '/webrtc',
 } as const;
 
 const html = (title: string, head: string, body: string) =>
@@ -160,12 +162,26 @@ function attackerRoute(req: http.IncomingMessage, res: http.ServerResponse, vict
       return send(html('Moving page', '', `<h1>Moving</h1><script>setTimeout(() => { location.href = '${victim}/secret'; }, 800);</script>`));
     case ATTACKS.stream:
       return streamForever(res);
+    case ATTACKS.webrtc:
+      return send(webrtcPage(Number(new URL(req.url ?? '/', 'http://x').searchParams.get('port'))));
     case ATTACKS.spin:
       return send(html('Busy page', '', '<h1>Busy</h1><script>setTimeout(() => { for (;;) {} }, 50);</script>'));
     default:
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
   }
+}
+
+/** Asks WebRTC for ICE candidates through a STUN server on loopback UDP, then says "gathering done". */
+function webrtcPage(stunPort: number): string {
+  const script = `
+const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:${stunPort}' }] });
+pc.createDataChannel('x');
+const done = () => { document.getElementById('out').textContent = 'gathering done'; };
+pc.onicegatheringstatechange = () => { if (pc.iceGatheringState === 'complete') done(); };
+setTimeout(done, 5000);
+pc.createOffer().then((o) => pc.setLocalDescription(o));`;
+  return html('Call page', '', `<h1>Call page</h1><p id="out">gathering</p><script>${script}</script>`);
 }
 
 /** A page that never ends: 1 MB chunks of text for as long as the client reads. */

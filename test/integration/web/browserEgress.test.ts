@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import dgram from 'node:dgram';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { browserTool } from '../../../src/agent/tools/web/browserTool';
@@ -101,6 +102,22 @@ describe('browser egress: every request the browser makes goes through the polic
       assertSealed(landed, seen);
     });
   }
+
+  it('WebRTC sends no UDP of its own (a STUN server on loopback receives nothing)', async () => {
+    const stun = dgram.createSocket('udp4');
+    const packets: Buffer[] = [];
+    stun.on('message', (message) => packets.push(message));
+    await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve));
+    try {
+      const h = harness();
+      await browse(h, { action: 'navigate', url: `${site.url}${ATTACKS.webrtc}?port=${stun.address().port}` });
+      const done = await browse(h, { action: 'wait_for', text: 'gathering done' });
+      assert.equal(done.isError, undefined, done.content);
+      assert.equal(packets.length, 0, 'no STUN packet left the browser');
+    } finally {
+      stun.close();
+    }
+  });
 
   it('a page that never ends is cut at the byte limit of the action', async () => {
     const h = harness({ maxBytesPerAction: 4 * 1024 * 1024, actionTimeoutMs: 5_000 });
