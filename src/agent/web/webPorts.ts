@@ -68,6 +68,8 @@ export interface BrowserObservation {
   /** Accessibility snapshot of the page (roles, names, text), possibly cut. */
   snapshot?: string;
   screenshot?: { mimeType: string; data: string };
+  /** Requests the web policy refused during the action (`url: reason`), e.g. a frame or script's fetch. */
+  refused?: string[];
 }
 
 /**

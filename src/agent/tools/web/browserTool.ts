@@ -64,6 +64,11 @@ export function toBrowserAction(args: BrowserArgs): BrowserAction {
   }
 }
 
+/** The requests the web policy refused, one line each (URLs as the browser encoded them, so one line each). */
+function refusedLines(refused: readonly string[] | undefined): string {
+  return refused?.length ? `\n${refused.map((r) => `Refused: ${r.slice(0, 400)}`).join('\n')}` : '';
+}
+
 /**
  * `browser`: drives the task's one headless browser (the `BrowserSession` port). Navigating asks a
  * `web` approval for the URL; other actions work on the page already open. Results carry the URL,
@@ -85,7 +90,7 @@ export function browserTool(session: BrowserSession): AnyTool {
       throwIfAborted(context.signal);
       try {
         const seen = await session.run(action, context.signal);
-        const header = `Page: ${seen.url}\nTitle: ${seen.title}`;
+        const header = `Page: ${seen.url}\nTitle: ${seen.title}${refusedLines(seen.refused)}`;
         if (seen.screenshot) return { content: `${header}\nScreenshot taken (image 1).`, images: [seen.screenshot] };
         const snapshot = seen.snapshot ?? '';
         const cut = snapshot.length > SNAPSHOT_CHARS ? `${snapshot.slice(0, SNAPSHOT_CHARS)}\n… (snapshot cut; scroll or use wait_for / click to narrow)` : snapshot;
