@@ -76,7 +76,8 @@ describe('EgressProxy: the browser egress chokepoint over real sockets', () => {
   before(async () => {
     allowed = await server('127.0.0.2', seenAllowed);
     victim = await server('127.0.0.1', seenVictim);
-    names['denied.test'] = ['127.0.0.2'];
+    // A public address: the name alone is what refuses it (a denied name's addresses are denied under any name).
+    names['denied.test'] = ['1.1.1.1'];
   });
   beforeEach(async () => {
     proxy = await EgressProxy.start({ policy, resolver, maxBytes: 64 * 1024 });

@@ -17,6 +17,10 @@ const ALLOWED: Record<string, { uses: string[]; why: string }> = {
   'src/node/web/egress.ts': { uses: ['node:http', 'node:https'], why: 'the egress client itself' },
   'src/agent/model/openaiModel.ts': { uses: ['fetch'], why: "the model client: the OpenAI SDK's requests to the endpoint the user configured" },
   'src/host/common/setup/modelList.ts': { uses: ['fetch'], why: "model set-up: lists models of the endpoint the user is configuring" },
+  'src/node/web/browser/egressProxy.ts': {
+    uses: ['node:http', 'node:net'],
+    why: "the browser's filtering proxy: a server Chromium is forced through; each upstream socket goes to the address checkedTarget approved for that hop (CONNECT tunnels and WebSocket upgrades need raw sockets)",
+  },
 };
 
 const NETWORK_MODULES = new Set(['http', 'https', 'net', 'tls', 'http2', 'dgram', 'undici'].flatMap((m) => [m, `node:${m}`]));
