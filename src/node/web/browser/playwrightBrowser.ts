@@ -3,6 +3,7 @@ import { CancelledError } from '../../../agent/errors';
 import type { Logger } from '../../../agent/ports';
 import type { WebHostPolicy } from '../../../agent/web/hostPolicy';
 import { WebRequestError, type BrowserAction, type BrowserObservation, type BrowserSession, type ElementTarget } from '../../../agent/web/webPorts';
+import { nodeChildEnvironment } from '../../childEnv';
 import { checkedTarget, type Resolver } from '../safeHttp';
 import { findBrowser, noBrowserMessage } from './findBrowser';
 
@@ -87,7 +88,11 @@ export class PlaywrightBrowserSession implements BrowserSession {
     const executablePath = findBrowser(this.options.executablePath);
     if (!executablePath) throw new WebRequestError(noBrowserMessage(this.options.executablePath));
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    const browser = await chromium.launch({
+      executablePath, args: CHROMIUM_FLAGS, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+      // The one builder: no API key or other secret in the browser's environment.
+      env: nodeChildEnvironment({ kind: 'browser' }),
+    });
     if (this.closed) {
       await browser.close();
       throw new CancelledError();
