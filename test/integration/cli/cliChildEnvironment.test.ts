@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,6 @@ import type { AgentEventOf } from '../../../src/shared/events';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../../support/fakeOpenAIServer';
 import { HOSTILE_ROWS, makeHostileRepo } from '../../support/hostileRepo';
 import { CLI_PATH, runCliProcess } from './cliProcess';
-import { spawnSync } from 'node:child_process';
 
 // Acceptance 2 and the environment rows of acceptance 4 through the BUILT CLI (npm run build first):
 // a repository whose config names programs runs none of them through @changes, checkpoints or a
