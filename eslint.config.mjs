@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { layerImportsRule } from './scripts/lint/layerImports.mjs';
+import { childEnvironmentRule } from './scripts/lint/childEnvironment.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // What each layer may import: an ALLOW-list. To let a layer use a new package, add its name here
@@ -36,7 +37,19 @@ const SIZE_RULES = {
   'max-params': ['error', 5],
 };
 
-const stepwisePlugin = { rules: { 'layer-imports': layerImportsRule } };
+// The only files that may load a module that starts processes; each builds `env` with the one
+// builder (src/agent/secrets/childEnvironment.ts). scripts/lint/childEnvironment.mjs checks both.
+export const SPAWN_SITES = [
+  'src/node/execaCommandRunner.ts', // run_command, verify checks (through the CommandRunner port)
+  'src/node/git/neutralGit.ts', // git on the user's repository (@changes)
+  'src/node/checkpoints/gitRunner.ts', // git on the checkpoint store
+  'src/node/search/ripgrepSearch.ts', // ripgrep
+  'src/node/watchdog.ts', // the watchdog that ends commands if we die
+  'src/node/web/browser/playwrightBrowser.ts', // the browser
+  'src/mcp/mcpSdk.ts', // re-exports the SDK's stdio transport, started in src/mcp/mcpConnect.ts
+];
+
+const stepwisePlugin = { rules: { 'layer-imports': layerImportsRule, 'child-environment': childEnvironmentRule } };
 // A folder inside another layer's folder (src/host/common/setup) matches both globs: its own config comes
 // last (longer folders later) so its rule options win, as the rule itself picks the longest folder.
 const layerConfigs = Object.entries(LAYERS).sort(([, a], [, b]) => a.folder.length - b.folder.length).map(([name, layer]) => ({
@@ -58,4 +71,9 @@ export default tseslint.config(
     },
   },
   ...layerConfigs,
+  {
+    files: ['src/**/*.ts'],
+    plugins: { stepwise: stepwisePlugin },
+    rules: { 'stepwise/child-environment': ['error', { sites: SPAWN_SITES }] },
+  },
 );

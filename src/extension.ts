@@ -13,7 +13,7 @@ import { openInFolder } from './host/vscode/editor/openWorkspaceFile';
 import { HistoryStore } from './node/historyStore';
 import { OutputChannelLogger } from './host/vscode/log/outputChannelLogger';
 import { Redactor } from './agent/secrets/redactor';
-import { secretFreeEnvironment, type EnvironmentRules } from './agent/secrets/secretEnv';
+import type { EnvironmentRules } from './agent/secrets/secretEnv';
 import { McpHost } from './host/common/mcp/mcpHost';
 import type { McpServerState } from './mcp';
 import { createMcpServerRequests } from './host/vscode/mcp/mcpServerRequests';
@@ -35,6 +35,7 @@ import { PresetMemory } from './host/vscode/setup/presetMemory';
 import { chatBoxOf } from './host/vscode/views/chatBox';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { MentionSource, STEPWISE_OUTPUT_FOLDERS } from './host/common/mentions/mentionSource';
+import { setChildEnvironmentRules } from './node/childEnv';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
 import { settleBackgroundCommands } from './agent/tools/backgroundCommands';
 import { pruneHistory, registerHistoryCommands, searchHistory, type HistoryCommandDeps } from './host/vscode/history/historyCommands';
@@ -86,7 +87,9 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     createMcpServerRequests({ models, readConfig: config, logger }),
   );
   const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
-  const runner = new ExecaCommandRunner({ logger, environment: (env) => secretFreeEnvironment(env, environment()), watchdog: true });
+  // Every child of the extension host (commands, git, ripgrep, the browser) follows these rules.
+  setChildEnvironmentRules(environment);
+  const runner = new ExecaCommandRunner({ logger, watchdog: true });
   const commands = new MirroringCommandRunner(runner, terminal);
   const diffReview = new DiffReview();
   const statusBar = new RunStatusBar('stepwise.showPanel', () => late.views?.visible() ?? false);

@@ -1,7 +1,7 @@
 import { PolicyApprover } from '../agent/policy/policyApprover';
 import type { Approver } from '../agent/ports';
 import { Redactor } from '../agent/secrets/redactor';
-import { secretFreeEnvironment, type EnvironmentRules } from '../agent/secrets/secretEnv';
+import type { EnvironmentRules } from '../agent/secrets/secretEnv';
 import { nodeShellSyntax } from '../node/shellWasm';
 import type { CliOptions } from './cliArgs';
 import { CliApprover } from './cliApprover';
@@ -38,9 +38,4 @@ export function cliSecurity(options: CliOptions, file: CliFileConfig, io: { env:
     environment,
     stderr: (text) => io.stderr(redactor.redact(text)),
   };
-}
-
-/** The command runner's environment filter for these rules. */
-export function commandEnvironment(environment: EnvironmentRules): (env: NodeJS.ProcessEnv) => Record<string, string> {
-  return (env) => secretFreeEnvironment(env, environment);
 }

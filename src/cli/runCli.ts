@@ -15,11 +15,12 @@ import type { Logger } from '../agent/ports';
 import { expandMentions } from '../agent/mentions';
 import { nodeMentionResolver } from '../node/nodeMentionResolver';
 import { NodeWorkspace } from '../node/nodeWorkspace';
+import { setChildEnvironmentRules } from '../node/childEnv';
 import { ExecaCommandRunner } from '../node/execaCommandRunner';
 import type { AgentEvent, RunOutcome } from '../shared/events';
 import { CliAsker } from './cliAsker';
 import { readCliConfig, type CliFileConfig } from './cliConfig';
-import { cliSecurity, commandEnvironment } from './cliSecurity';
+import { cliSecurity } from './cliSecurity';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cliArgs';
 import { cliHistory, historyToResume, listTasks } from './cliTasks';
 import { ConsoleRenderer } from './consoleRenderer';
@@ -171,7 +172,9 @@ export async function runCli(io: CliIo): Promise<number> {
 
   const models = cliModels(options, modelMaker(options, apiKey, logger));
   const defaultModel = models.default;
-  const commands = new ExecaCommandRunner({ logger, environment: commandEnvironment(security.environment), watchdog: true });
+  // Every child of this process (commands, git, ripgrep, the browser) follows these rules.
+  setChildEnvironmentRules(() => security.environment);
+  const commands = new ExecaCommandRunner({ logger, watchdog: true });
   const web = taskWeb(options.web, root, runId, logger);
   const registry = new ToolRegistry([...builtinTools(), ...web.tools]);
   const approver = security.approver;

@@ -18,7 +18,8 @@ import { closeClient } from './closeClient';
 import type { McpHttpServerConfig, McpServerConfig, McpStdioServerConfig } from './mcpConfig';
 import type { ElicitationHandler, SamplingHandler } from './mcpTypes';
 import { toSamplingRequest } from './samplingRequest';
-import { serverEnvironment, type EnvironmentRules } from '../agent/secrets/secretEnv';
+import { childEnvironment, SERVER_ENV_NAMES } from '../agent/secrets/childEnvironment';
+import type { EnvironmentRules } from '../agent/secrets/secretEnv';
 import { egressFetch } from '../node/web/egressFetch';
 
 /** What a connection needs besides the server's configuration. */
@@ -102,9 +103,9 @@ async function connectStdio(config: McpStdioServerConfig, options: ConnectOption
   const transport = new PidStdioTransport({
     command,
     args: config.args,
-    // The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER; the entry's own variables are
-    // kept unless they carry a known secret.
-    env: serverEnvironment({ ...options.spawnEnv, ...config.env }, options.environment),
+    // The one builder: the SDK's few inherited names (HOME, PATH…) and the entry's own variables,
+    // minus known secrets.
+    env: masked(childEnvironment({ kind: 'server', parent: process.env, explicit: { ...options.spawnEnv, ...config.env }, ...(options.environment ? { rules: options.environment } : {}) })),
     stderr: 'pipe',
     ...(cwd !== undefined ? { cwd } : {}),
   });
@@ -124,6 +125,16 @@ async function connectStdio(config: McpStdioServerConfig, options: ConnectOption
   }
   const pid = transport.spawnedPid;
   return { client, transport: 'stdio', ...(pid !== undefined ? { pid } : {}) };
+}
+
+/**
+ * The SDK merges its own copy of HOME, PATH… under the env it is given: a name the builder dropped
+ * (its value held a secret) is set empty so the SDK's copy cannot bring it back.
+ */
+function masked(env: Record<string, string>): Record<string, string> {
+  const out = { ...env };
+  for (const name of SERVER_ENV_NAMES) if (!(name in out) && process.env[name] !== undefined) out[name] = '';
+  return out;
 }
 
 /** Remembers the PID after the SDK forgets it (it clears the process on close), so a failed start can still be ended. */

@@ -3,7 +3,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import type { BackgroundCommand, BackgroundEnding, CommandControl, CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
 import { silentLogger } from '../agent/ports';
-import { secretFreeEnvironment } from '../agent/secrets/secretEnv';
+import type { EnvironmentRules } from '../agent/secrets/secretEnv';
+import { nodeChildEnvironment } from './childEnv';
 import { BoundedOutput } from './boundedOutput';
 import { findExecutable } from './findExecutable';
 import { groupHasLiveMembers, signalGroup } from './processGroup';
@@ -20,8 +21,8 @@ export interface ExecaCommandRunnerOptions {
   drainMs?: number;
   /** Variables added to the inherited environment (after the non-interactive defaults). */
   env?: Record<string, string>;
-  /** Cleans the inherited environment (default: `secretFreeEnvironment`, no pass-through). */
-  environment?: (env: NodeJS.ProcessEnv) => Record<string, string>;
+  /** The secret rules, read at each command (default: the shell's, `setChildEnvironmentRules`). */
+  environment?: () => EnvironmentRules;
   logger?: Logger;
   /** Start the watchdog that ends our commands if this process is killed (see `ensureWatchdog`). */
   watchdog?: boolean;
@@ -121,9 +122,9 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       const { execa } = await import('execa');
       child = execa(shell, ['-c', request.command], {
         cwd: request.cwd,
-        // Secrets stay out of commands: the inherited environment is cleaned, not extended; the tag
-        // marks every process of this command (and what it starts) for the /proc sweep.
-        env: { ...(this.options.environment ?? secretFreeEnvironment)(process.env), ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag },
+        // Secrets stay out of commands: the inherited environment is cleaned by the one builder, not
+        // extended; the tag marks every process of this command (and what it starts) for the /proc sweep.
+        env: nodeChildEnvironment({ kind: 'command', explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag }, rules: this.options.environment?.() }),
         extendEnv: false,
         detached: true,
         cleanup: false,

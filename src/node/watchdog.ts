@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { nodeChildEnvironment } from './childEnv';
 import { canSweep, SESSION_TAG, TAG_VAR } from './processTag';
 
 // Plain JS run by `node -e`: it waits for its stdin (a pipe from us) to close, which happens
@@ -48,13 +49,11 @@ export function ensureWatchdog(): number | undefined {
   if (!canSweep) return undefined;
   if (watchdog && watchdog.exitCode === null && !watchdog.killed) return watchdog.pid;
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
-    // The watchdog must not carry a tag it would sweep (nested Stepwise runs inherit one).
-    delete env[TAG_VAR];
     const child = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, TAG_VAR, SESSION_TAG], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
-      env,
+      // The watchdog must not carry a tag it would sweep (nested Stepwise runs inherit one).
+      env: nodeChildEnvironment({ kind: 'tool', explicit: { ELECTRON_RUN_AS_NODE: '1' }, omit: [TAG_VAR] }),
     });
     child.on('error', () => undefined);
     child.stdin?.on('error', () => undefined);

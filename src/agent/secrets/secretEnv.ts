@@ -13,34 +13,3 @@ export interface EnvironmentRules {
   /** True for a value holding a known secret (the model endpoint's key): dropped whatever its name. */
   isSecretValue?: (value: string) => boolean;
 }
-
-/**
- * The environment for a process the agent starts (a command, an MCP server): without variables
- * whose names look secret and without any variable holding a known secret value, except the names
- * in `passThrough`. Both shells use it, so `echo $OPENAI_API_KEY` or `env | grep -i key` shows no key.
- */
-export function secretFreeEnvironment(env: Readonly<Record<string, string | undefined>>, rules: EnvironmentRules = {}): Record<string, string> {
-  const pass = new Set(rules.passThrough ?? []);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) continue;
-    if (!pass.has(name) && (looksSecret(name) || rules.isSecretValue?.(value))) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
-/**
- * The variables an MCP server's own configuration sets (`"env": {"TOKEN": "${env:MY_TOKEN}"}`) are
- * the user's explicit choice and kept, except a value holding a known secret (the model key, say
- * through `${env:OPENAI_API_KEY}` in a repository's mcp.json), unless its name is passed through.
- */
-export function serverEnvironment(explicit: Readonly<Record<string, string>>, rules: EnvironmentRules = {}): Record<string, string> {
-  const pass = new Set(rules.passThrough ?? []);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(explicit)) {
-    if (!pass.has(name) && rules.isSecretValue?.(value)) continue;
-    out[name] = value;
-  }
-  return out;
-}

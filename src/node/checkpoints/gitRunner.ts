@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { nodeChildEnvironment } from '../childEnv';
 
 /** Where one shadow repository lives and which folder it snapshots. */
 export interface GitPlaces {
@@ -26,14 +27,15 @@ export class GitError extends Error {
 
 /**
  * Runs git against our repository only: `GIT_DIR`, `GIT_INDEX_FILE` and `GIT_WORK_TREE` are set
- * explicitly, every inherited `GIT_*` variable is dropped, and the user's global and system config
- * are not read (their hooks, excludes, filters and autocrlf must not change our snapshots).
+ * explicitly, the environment comes from the one builder's git mode (only the names git needs, no
+ * inherited `GIT_*` but the config locations, no secrets, the neutral settings: no hooks, fsmonitor,
+ * pager, credential helper or transport), and the user's global and system config are not read
+ * (their hooks, excludes, filters and autocrlf must not change our snapshots). The workspace's own
+ * `.git/config` is never read either, so a program it names never runs.
  * Resolves with stdout as bytes; rejects with `GitError` on a non-zero exit.
  */
 export function runGit(places: GitPlaces, args: readonly string[], input?: Buffer | string, signal?: AbortSignal): Promise<Buffer> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  Object.assign(env, {
+  const explicit: Record<string, string> = {
     GIT_DIR: places.gitDir,
     GIT_INDEX_FILE: places.indexFile,
     // `git init` refuses a work tree; every other command gets the workspace.
@@ -43,9 +45,9 @@ export function runGit(places: GitPlaces, args: readonly string[], input?: Buffe
     GIT_TERMINAL_PROMPT: '0',
     GIT_LITERAL_PATHSPECS: '1',
     LC_ALL: 'C',
-  });
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(places.git, [...args], { cwd: places.workTree, env, stdio: ['pipe', 'pipe', 'pipe'], signal });
+    const child = spawn(places.git, [...args], { cwd: places.workTree, env: nodeChildEnvironment({ kind: 'git', explicit }), stdio: ['pipe', 'pipe', 'pipe'], signal });
     const out: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { SearchMatch, SearchResult } from '../../agent/ports';
 import { CancelledError, InvalidPatternError, ToolError } from '../../agent/errors';
 import { buildMatch, type SearchScope } from './searchCommon';
+import { nodeChildEnvironment } from '../childEnv';
 
 /** Inputs of one ripgrep search; the scope is already confined to the workspace. */
 export interface RipgrepSearchInput {
@@ -49,6 +50,8 @@ export async function searchWithRipgrep(input: RipgrepSearchInput): Promise<Sear
 
   const child = execa(input.rgPath, args, {
     cwd: input.root,
+    env: nodeChildEnvironment({ kind: 'tool' }),
+    extendEnv: false,
     buffer: false,
     stdin: 'ignore',
     reject: false,

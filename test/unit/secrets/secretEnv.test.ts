@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { EventStream } from '../../../src/agent/events/eventStream';
 import { Redactor } from '../../../src/agent/secrets/redactor';
-import { looksSecret, secretFreeEnvironment, serverEnvironment } from '../../../src/agent/secrets/secretEnv';
+import { childEnvironment } from '../../../src/agent/secrets/childEnvironment';
+import { looksSecret } from '../../../src/agent/secrets/secretEnv';
 import type { EventEnvelope } from '../../../src/shared/events';
 
 describe('secret-free environments', () => {
@@ -16,13 +17,13 @@ describe('secret-free environments', () => {
 
   it('drops secret-looking names and known secret values, keeps the rest and what is passed through', () => {
     const env = { PATH: '/bin', OPENAI_API_KEY: 'sk-abc', GITHUB_TOKEN: 'ghp_x', COPY: 'prefix-sk-abc', HOME: '/h', NPM_TOKEN: 'n' };
-    const clean = secretFreeEnvironment(env, { passThrough: ['NPM_TOKEN'], isSecretValue: (v) => v.includes('sk-abc') });
+    const clean = childEnvironment({ kind: 'command', parent: env, rules: { passThrough: ['NPM_TOKEN'], isSecretValue: (v) => v.includes('sk-abc') } });
     assert.deepEqual(clean, { PATH: '/bin', HOME: '/h', NPM_TOKEN: 'n' });
   });
 
   it('keeps an MCP server entry\'s own variables unless one carries a known secret', () => {
     const explicit = { TOKEN: 'my-server-token', LEAK: 'sk-model-key-1234567890' };
-    assert.deepEqual(serverEnvironment(explicit, { isSecretValue: (v) => v === 'sk-model-key-1234567890' }), { TOKEN: 'my-server-token' });
+    assert.deepEqual(childEnvironment({ kind: 'server', parent: {}, explicit, rules: { isSecretValue: (v) => v === 'sk-model-key-1234567890' } }), { TOKEN: 'my-server-token' });
   });
 });
 

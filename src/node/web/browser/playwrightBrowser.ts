@@ -3,6 +3,7 @@ import { CancelledError } from '../../../agent/errors';
 import type { Logger } from '../../../agent/ports';
 import type { WebHostPolicy } from '../../../agent/web/hostPolicy';
 import { WebRequestError, type BrowserAction, type BrowserObservation, type BrowserSession, type ElementTarget } from '../../../agent/web/webPorts';
+import { nodeChildEnvironment } from '../../childEnv';
 import type { Resolver } from '../safeHttp';
 import { EgressProxy } from './egressProxy';
 import { findBrowser, noBrowserMessage } from './findBrowser';
@@ -123,7 +124,11 @@ export class PlaywrightBrowserSession implements BrowserSession {
     const { chromium } = await import('playwright-core');
     const proxy = await EgressProxy.start({ policy: this.options.policy, resolver: this.options.resolver, maxBytes: this.options.maxBytesPerAction, logger: this.options.logger });
     const browser = await chromium
-      .launch({ executablePath, args: [...CHROMIUM_FLAGS, ...egressFlags(proxy.url)], headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
+      .launch({
+        executablePath, args: [...CHROMIUM_FLAGS, ...egressFlags(proxy.url)], headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+        // The one builder: no API key or other secret in the browser's environment.
+        env: nodeChildEnvironment({ kind: 'browser' }),
+      })
       .catch(async (error: unknown) => {
         await proxy.close();
         throw error;
