@@ -38,6 +38,9 @@ export async function connectCliMcp(options: CliMcpOptions): Promise<McpHub> {
     env: options.env,
     workspaceFolder: options.workspaceRoot,
     userHome: os.homedir(),
+    // The file named by --mcp-config is the user's own: it may pass a secret, but only through `env`.
+    userSource: true,
+    ...(options.environment ? { secrets: options.environment } : {}),
   });
   for (const error of errors) options.warn(`stepwise: MCP config: ${formatConfigError(error)}\n`);
   const hub = new McpHub({
