@@ -5,6 +5,7 @@ import type { Model } from '../agent/model/types';
 import type { ToolRegistry } from '../agent/tools/toolRegistry';
 import { createAskerElicitationHandler, createModelSamplingHandler, formatConfigError, McpHub } from '../mcp';
 import { parseMcpConfigText } from '../mcp/mcpConfig';
+import { describeServer, formatServerInputs, serverInputs } from '../mcp/serverInputs';
 import { UsageError } from './cliArgs';
 import type { EnvironmentRules } from '../agent/secrets/secretEnv';
 
@@ -43,6 +44,11 @@ export async function connectCliMcp(options: CliMcpOptions): Promise<McpHub> {
     ...(options.environment ? { secrets: options.environment } : {}),
   });
   for (const error of errors) options.warn(`stepwise: MCP config: ${formatConfigError(error)}\n`);
+  // The file is the user's own, so nothing asks; what each server receives is told in the same words as VS Code's trust prompt.
+  for (const server of servers) {
+    const inputs = formatServerInputs(serverInputs(server));
+    options.logger.debug(`MCP server "${server.name}" (${server.source}) runs: ${describeServer(server)}${inputs.length ? `. It receives: ${inputs.join('; ')}` : ''}`);
+  }
   const hub = new McpHub({
     registry: options.registry,
     logger: options.logger,
