@@ -15,8 +15,9 @@ export interface ApprovalRules {
 /**
  * The one approval policy of both shells. It wraps the shell's interactive Approver (`user`) and
  * decides, in this order: an edit of a protected path asks the user (always); a command matching the
- * deny list is refused; a command the policy cannot see through asks; an allowed command runs; a
- * category in `autoApprove`, or allowed "always" for this session, runs; everything else asks.
+ * deny list is refused; a command the policy cannot see through asks; an allowed command runs; an
+ * MCP tool its server's `autoApprove` lists runs; a category in `autoApprove`, or allowed "always"
+ * for this session, runs; everything else asks.
  */
 export class PolicyApprover implements Approver {
   private readonly sessionAlways = new Set<ApprovalCategory>();
@@ -81,6 +82,9 @@ export class PolicyApprover implements Approver {
       if (automatic) return { approved: true };
       return this.ask({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);
     }
+    // An MCP server's `autoApprove` list is an input of the policy like the user's categories; it is
+    // set only for servers of the user's own or a trusted configuration (the list is part of what the user trusted).
+    if (request.category === 'mcp' && request.mcp?.autoApproved === true) return { approved: true };
     if (automatic) return { approved: true };
     return undefined;
   }
