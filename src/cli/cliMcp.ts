@@ -6,6 +6,8 @@ import type { ToolRegistry } from '../agent/tools/toolRegistry';
 import { createAskerElicitationHandler, createModelSamplingHandler, formatConfigError, McpHub } from '../mcp';
 import { parseMcpConfigText } from '../mcp/mcpConfig';
 import { describeServer, formatServerInputs, serverInputs } from '../mcp/serverInputs';
+import { approveSampling } from '../mcp/samplingApproval';
+import type { AgentEvent } from '../shared/events';
 import { UsageError } from './cliArgs';
 import type { EnvironmentRules } from '../agent/secrets/secretEnv';
 
@@ -16,7 +18,10 @@ export interface CliMcpOptions {
   env: NodeJS.ProcessEnv;
   registry: ToolRegistry;
   model: Model;
+  /** The run's policy approver (tool calls and sampling requests alike). */
   approver: Approver;
+  /** The run's event stream: sampling approvals are recorded there like tool calls'. */
+  emit: (event: AgentEvent) => void;
   asker: Asker;
   logger: Logger;
   warn: (text: string) => void;
@@ -57,18 +62,8 @@ export async function connectCliMcp(options: CliMcpOptions): Promise<McpHub> {
     ...(options.environment ? { environment: options.environment } : {}),
     sampling: createModelSamplingHandler({
       model: options.model,
-      // Sampling spends the user's tokens on a server's behalf: it is an MCP action to approve.
-      approve: (request, signal) =>
-        options.approver.approve(
-          {
-            callId: `sampling-${Date.now()}`,
-            tool: 'sampling',
-            category: 'mcp',
-            title: 'An MCP server asks to use the model',
-            detail: request.messages.map((m) => `${m.role}: ${m.text}`).join('\n').slice(0, 2000),
-          },
-          signal,
-        ),
+      // Sampling spends the user's tokens on a server's behalf: the policy decides, recorded in the run's events as in VS Code.
+      approve: (request, signal) => approveSampling(request, { approver: options.approver, emit: options.emit }, signal),
     }),
     elicitation: createAskerElicitationHandler(options.asker),
     onStateChange: (state) => {

@@ -14,7 +14,8 @@ export interface ApprovalRules {
 
 /**
  * The one approval policy of both shells. It wraps the shell's interactive Approver (`user`) and
- * decides, in this order: an edit of a protected path asks the user (always); a command matching the
+ * decides, in this order: an edit of a protected path, and an MCP server's request to use the model
+ * (sampling), ask the user (always); a command matching the
  * deny list is refused; a command the policy cannot see through asks; an allowed command runs; an
  * MCP tool its server's `autoApprove` lists runs; a category in `autoApprove`, or allowed "always"
  * for this session, runs; everything else asks.
@@ -68,6 +69,8 @@ export class PolicyApprover implements Approver {
     const automatic = rules.autoApprove.includes(request.category) || this.sessionAlways.has(request.category);
     const protectedReason = request.paths?.map(protectedPathReason).find((r) => r !== undefined);
     if (protectedReason) return this.ask({ ...request, askReason: `Protected file: ${protectedReason}.` }, signal);
+    // A server's prompt sent to the user's model on the user's tokens: a person decides each time, whatever is auto-approved.
+    if (request.category === 'mcp' && request.mcp?.sampling === true) return this.ask({ ...request, askReason: 'An MCP server asks to use the model; such requests are always asked.' }, signal);
     if (request.category === 'command' && request.command) {
       const verdict = await this.judge(request.command.text, request.command.cwd);
       if (verdict.kind === 'deny') {
