@@ -234,7 +234,7 @@ export interface LoadMcpConfigOptions {
   env: Record<string, string | undefined>;
   /** For `${userHome}`. */
   userHome?: string;
-  /** Known secrets and the user's pass-through names (`stepwise.envPassThrough`): what expansion refuses. */
+  /** Known secrets and the user's pass-through names (`stepwise.env.passThrough`): what expansion refuses. */
   secrets?: EnvironmentRules;
 }
 

@@ -46,7 +46,7 @@ function secretReferences(value: string, vars: VariableContext, rules: Environme
 function refusal(ref: McpFieldRef, what: string): SecretExpansionRefused {
   const why =
     ref.kind === 'env'
-      ? `a workspace's MCP configuration may not pass ${what}; name the variable in your own stepwise.envPassThrough setting, or configure "${ref.server}" in your user settings`
+      ? `a workspace's MCP configuration may not pass ${what}; name the variable in your own stepwise.env.passThrough setting (--pass-env in the CLI), or configure "${ref.server}" in your user settings`
       : `it would carry ${what}; a secret may reach an MCP server only through an "env" entry of your own configuration (a stdio server), never through a header, URL, command or argument`;
   return new SecretExpansionRefused(`refused "${ref.field}": ${why}. The server was not started.`);
 }
