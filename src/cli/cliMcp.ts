@@ -1,11 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import type { Approver, Asker, Logger } from '../agent/ports';
 import type { Model } from '../agent/model/types';
 import type { ToolRegistry } from '../agent/tools/toolRegistry';
 import { createAskerElicitationHandler, createModelSamplingHandler, formatConfigError, McpHub } from '../mcp';
 import { parseMcpConfigText } from '../mcp/mcpConfig';
-import { describeServer, formatServerInputs, serverInputs } from '../mcp/serverInputs';
+import { describeServer, formatServerInputs, serverInputs, withheldNotes } from '../mcp/serverInputs';
 import { approveSampling } from '../mcp/samplingApproval';
 import type { AgentEvent } from '../shared/events';
 import { UsageError } from './cliArgs';
@@ -44,11 +45,13 @@ export async function connectCliMcp(options: CliMcpOptions): Promise<McpHub> {
     env: options.env,
     workspaceFolder: options.workspaceRoot,
     userHome: os.homedir(),
-    // The file named by --mcp-config is the user's own: it may pass a secret, but only through `env`.
-    userSource: true,
+    // A file outside the workspace is the user's own (it may pass a secret, through `env` only); one
+    // inside it is the repository's, even when named on the command line: secrets only by --pass-env.
+    userSource: !isInside(options.workspaceRoot, await realpath(options.configPath).catch(() => path.resolve(options.configPath))),
     ...(options.environment ? { secrets: options.environment } : {}),
   });
   for (const error of errors) options.warn(`stepwise: MCP config: ${formatConfigError(error)}\n`);
+  for (const note of servers.flatMap(withheldNotes)) options.warn(`stepwise: MCP config: ${note}\n`);
   // The file is the user's own, so nothing asks; what each server receives is told in the same words as VS Code's trust prompt.
   for (const server of servers) {
     const inputs = formatServerInputs(serverInputs(server));
@@ -72,4 +75,10 @@ export async function connectCliMcp(options: CliMcpOptions): Promise<McpHub> {
   });
   await hub.configure(servers);
   return hub;
+}
+
+/** True when `file` is `root` or inside it (`root` is already real, as the CLI resolves the workspace). */
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

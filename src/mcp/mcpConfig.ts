@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EnvironmentRules } from '../agent/secrets/secretEnv';
 import { parseJsonc } from './jsonc';
-import { expandField, type McpFieldKind } from './secretExpansion';
+import { expandField, type ExpandedField, type McpFieldKind } from './secretExpansion';
 import type { VariableContext } from './variables';
 
 /** How an HTTP server is reached: `auto` tries Streamable HTTP first and falls back to SSE. */
@@ -65,6 +65,8 @@ export interface McpStdioServerConfig extends McpServerBase {
   envFrom?: Record<string, string>;
   /** `env` entries the expansion policy let carry a secret: the child environment keeps exactly these. */
   secretEnv?: string[];
+  /** Why each `env` entry the policy left out (a workspace passing a secret) was withheld; the server starts without them. */
+  withheldEnv?: Record<string, string>;
 }
 
 /** A remote server reached over Streamable HTTP or SSE. */
@@ -139,7 +141,10 @@ export function parseMcpConfigText(text: string, source: string, vars: ConfigCon
   return parseServerEntries(entries, source, vars);
 }
 
-type Expand = (value: string, field: string, kind: McpFieldKind) => { value: string; secret: boolean };
+type Expand = (value: string, field: string, kind: McpFieldKind) => ExpandedField;
+
+/** The value of a field that is never withheld (only `env` entries are). */
+const valueOf = (field: ExpandedField): string => ('value' in field ? field.value : '');
 
 function parseServerEntry(
   name: string,
@@ -177,7 +182,7 @@ function parseServerEntry(
 
 function parseHttpEntry(entry: McpServerEntry, base: McpServerBase, expand: Expand): { server: McpServerConfig } | { error: string } {
   if (entry.url === undefined) return { error: `"url" is required for a server of type "${entry.type}"` };
-  const url = expand(entry.url, 'url', 'url').value;
+  const url = valueOf(expand(entry.url, 'url', 'url'));
   let parsedUrl: URL;
   try {
     parsedUrl = new URL(url);
@@ -190,7 +195,7 @@ function parseHttpEntry(entry: McpServerEntry, base: McpServerBase, expand: Expa
   const headers: Record<string, string> = {};
   const headersFrom: Record<string, string> = {};
   for (const [key, value] of Object.entries(entry.headers ?? {})) {
-    headers[key] = expand(value, `headers.${key}`, 'header').value;
+    headers[key] = valueOf(expand(value, `headers.${key}`, 'header'));
     headersFrom[key] = value;
   }
   const transport: HttpTransportKind = entry.type === 'sse' ? 'sse' : (entry.transport ?? 'auto');
@@ -201,21 +206,27 @@ function parseStdioEntry(entry: McpServerEntry, base: McpServerBase, expand: Exp
   if (entry.command === undefined || entry.command.trim() === '') {
     return { error: entry.type === 'stdio' ? '"command" is required for a stdio server' : '"command" or "url" is required' };
   }
-  const command = expand(entry.command, 'command', 'command').value;
-  const args = (entry.args ?? []).map((arg, i) => expand(arg, `args[${i}]`, 'arg').value);
+  const command = valueOf(expand(entry.command, 'command', 'command'));
+  const args = (entry.args ?? []).map((arg, i) => valueOf(expand(arg, `args[${i}]`, 'arg')));
   const env: Record<string, string> = {};
   const envFrom: Record<string, string> = {};
   const secretEnv: string[] = [];
+  const withheldEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(entry.env ?? {})) {
     if (value === null) continue;
     const written = typeof value === 'string' ? value : String(value);
     const expanded = expand(written, `env.${key}`, 'env');
-    env[key] = expanded.value;
     envFrom[key] = written;
+    if ('withheld' in expanded) {
+      withheldEnv[key] = expanded.withheld;
+      continue;
+    }
+    env[key] = expanded.value;
     if (expanded.secret) secretEnv.push(key);
   }
-  const cwd = entry.cwd !== undefined ? expand(entry.cwd, 'cwd', 'cwd').value : undefined;
-  return { server: { ...base, kind: 'stdio', command, args, env, ...(cwd !== undefined ? { cwd } : {}), envFrom, secretEnv } };
+  const cwd = entry.cwd !== undefined ? valueOf(expand(entry.cwd, 'cwd', 'cwd')) : undefined;
+  const withheld = Object.keys(withheldEnv).length ? { withheldEnv } : {};
+  return { server: { ...base, kind: 'stdio', command, args, env, ...(cwd !== undefined ? { cwd } : {}), envFrom, secretEnv, ...withheld } };
 }
 
 /** Reads a file's text; `undefined` when it does not exist. Injected so loading stays testable. */

@@ -18,12 +18,11 @@ export interface McpFieldRef {
   userSource: boolean;
 }
 
-/** A value the policy let through, and whether it carries a secret the user passed on purpose. */
-export interface ExpandedField {
-  value: string;
-  /** True for an `env` entry allowed to carry a secret (the child environment must keep it). */
-  secret: boolean;
-}
+/**
+ * A value the policy let through (`secret`: an `env` entry allowed to carry a secret, which the child
+ * environment must keep), or an `env` entry left out, as for commands: the server starts without it.
+ */
+export type ExpandedField = { value: string; secret: boolean } | { withheld: string };
 
 /** Thrown (and turned into the entry's configuration error) when a field would carry a secret; the server does not start. */
 export class SecretExpansionRefused extends Error {}
@@ -44,11 +43,14 @@ function secretReferences(value: string, vars: VariableContext, rules: Environme
 }
 
 function refusal(ref: McpFieldRef, what: string): SecretExpansionRefused {
-  const why =
-    ref.kind === 'env'
-      ? `a workspace's MCP configuration may not pass ${what}; name the variable in your own stepwise.env.passThrough setting (--pass-env in the CLI), or configure "${ref.server}" in your user settings`
-      : `it would carry ${what}; a secret may reach an MCP server only through an "env" entry of your own configuration (a stdio server), never through a header, URL, command or argument`;
+  const why = `it would carry ${what}; a secret may reach an MCP server only through an "env" entry of your own configuration (a stdio server), never through a header, URL, command or argument`;
   return new SecretExpansionRefused(`refused "${ref.field}": ${why}. The server was not started.`);
+}
+
+function withheld(ref: McpFieldRef, what: string): { withheld: string } {
+  return {
+    withheld: `"${ref.field}" left out: a workspace's MCP configuration may not pass ${what}; name the variable in your own stepwise.env.passThrough setting (--pass-env in the CLI), or configure "${ref.server}" in your own configuration`,
+  };
 }
 
 /**
@@ -56,7 +58,8 @@ function refusal(ref: McpFieldRef, what: string): SecretExpansionRefused {
  * and `${userHome}` are expanded as in `expandVariables`, then, deny by default: a value that refers
  * to a secret-looking variable or ends up holding a known secret is refused unless it is an `env`
  * entry of the user's own configuration, or an `env` entry whose every secret variable the user
- * passes through (`EnvironmentRules.passThrough`). Throws `SecretExpansionRefused` naming the field.
+ * passes through (`EnvironmentRules.passThrough`). Any other field throws `SecretExpansionRefused`
+ * naming it (the server does not start); any other `env` entry is withheld (left out, as for commands).
  */
 export function expandField(raw: string, vars: VariableContext, rules: EnvironmentRules, ref: McpFieldRef): ExpandedField {
   const secretVars = secretReferences(raw, vars, rules);
@@ -69,7 +72,7 @@ export function expandField(raw: string, vars: VariableContext, rules: Environme
   const pass = new Set(rules.passThrough ?? []);
   // A workspace may name a variable the user chose to pass through, but never write a secret itself.
   if (secretVars.length > 0 && secretVars.every((name) => pass.has(name)) && (!carriesKnown || literalIsClean(raw, rules))) return { value, secret: true };
-  throw refusal(ref, what);
+  return withheld(ref, what);
 }
 
 /** True when the text written around the `${env:…}` references holds no known secret of its own. */

@@ -1,5 +1,5 @@
 import { looksSecret } from '../agent/secrets/secretEnv';
-import type { McpServerConfig } from './mcpConfig';
+import { formatConfigError, type McpServerConfig } from './mcpConfig';
 import { envReferences } from './secretExpansion';
 
 /**
@@ -7,7 +7,7 @@ import { envReferences } from './secretExpansion';
  * starts: never an expanded `${env:…}` value (shown as written) nor a literal that looks secret (masked).
  */
 export type ServerInput =
-  | { kind: 'env'; name: string; from: 'variable' | 'literal'; shown: string }
+  | { kind: 'env'; name: string; from: 'variable' | 'literal'; shown: string; withheld?: boolean }
   | { kind: 'header'; name: string; masked: boolean; shown: string }
   | { kind: 'cwd'; shown: string }
   | { kind: 'autoApprove'; tools: string[] | 'all' };
@@ -39,7 +39,8 @@ export function serverInputs(server: McpServerConfig): ServerInput[] {
     for (const [name, value] of Object.entries(server.envFrom ?? server.env)) {
       const fromVariable = envReferences(value).length > 0;
       const secretLiteral = !fromVariable && looksSecret(name);
-      inputs.push({ kind: 'env', name, from: fromVariable ? 'variable' : 'literal', shown: secretLiteral ? MASK : cut(value) });
+      const withheld = server.withheldEnv?.[name] !== undefined ? { withheld: true } : {};
+      inputs.push({ kind: 'env', name, from: fromVariable ? 'variable' : 'literal', shown: secretLiteral ? MASK : cut(value), ...withheld });
     }
     if (server.cwd !== undefined) inputs.push({ kind: 'cwd', shown: server.cwd });
   } else {
@@ -61,6 +62,8 @@ export interface ServerInputLabels {
   envLiteral: (name: string, value: string) => string;
   /** `env {0} from {1}` with a `${env:…}` reference as written. */
   envVariable: (name: string, written: string) => string;
+  /** An entry left out because a workspace may not pass that secret. */
+  envWithheld: (name: string, written: string) => string;
   header: (name: string, value: string) => string;
   cwd: (path: string) => string;
   autoApprove: (tools: string) => string;
@@ -71,17 +74,25 @@ export interface ServerInputLabels {
 export const ENGLISH_SERVER_INPUT_LABELS: ServerInputLabels = {
   envLiteral: (name, value) => `env ${name} = ${JSON.stringify(value)}`,
   envVariable: (name, written) => `env ${name} from ${written}`,
+  envWithheld: (name, written) => `env ${name} from ${written} is withheld (a secret)`,
   header: (name, value) => `header ${name}: ${value}`,
   cwd: (path) => `working folder ${path}`,
   autoApprove: (tools) => `calls without asking: ${tools}`,
   autoApproveAll: 'calls every tool without asking',
 };
 
+/** `source: server "x": "env.LEAK" left out: …` for each env entry the expansion policy withheld. */
+export function withheldNotes(server: McpServerConfig): string[] {
+  if (server.kind !== 'stdio') return [];
+  return Object.values(server.withheldEnv ?? {}).map((message) => formatConfigError({ source: server.source, server: server.name, message }));
+}
+
 /** One line per input, in the order `serverInputs` gives them. */
 export function formatServerInputs(inputs: readonly ServerInput[], labels: ServerInputLabels = ENGLISH_SERVER_INPUT_LABELS): string[] {
   return inputs.map((input) => {
     switch (input.kind) {
       case 'env':
+        if (input.withheld) return labels.envWithheld(input.name, input.shown);
         return input.from === 'variable' ? labels.envVariable(input.name, input.shown) : labels.envLiteral(input.name, input.shown);
       case 'header':
         return labels.header(input.name, input.shown);

@@ -58,13 +58,18 @@ async function recordingProxy(target: string): Promise<{ origin: string; seen: {
 describe('MCP configuration with a known key in the parent environment (real server-everything, stdio and Streamable HTTP)', function () {
   this.timeout(60_000);
 
-  /** Connects a CLI `--mcp-config` file (the user's own configuration) and collects its warnings. */
-  async function cli(servers: Record<string, unknown>, dir: string): Promise<{ hub: McpHub; warnings: string[] }> {
-    const configPath = join(dir, `mcp-${randomBytes(4).toString('hex')}.json`);
+  /**
+   * Connects a CLI `--mcp-config` file and collects its warnings: outside the workspace it is the
+   * user's own configuration, inside it (`inWorkspace`) the repository's.
+   */
+  async function cli(servers: Record<string, unknown>, dir: string, inWorkspace = false): Promise<{ hub: McpHub; warnings: string[] }> {
+    const workspaceRoot = join(dir, 'workspace');
+    await mkdir(workspaceRoot, { recursive: true });
+    const configPath = join(inWorkspace ? workspaceRoot : dir, `mcp-${randomBytes(4).toString('hex')}.json`);
     await writeFile(configPath, JSON.stringify({ mcpServers: servers }));
     const warnings: string[] = [];
     const hub = await connectCliMcp({
-      configPath, workspaceRoot: dir, env: parentEnv, registry: new ToolRegistry(), model: new ScriptedModel([]), approver: recordingApprover(),
+      configPath, workspaceRoot, env: parentEnv, registry: new ToolRegistry(), model: new ScriptedModel([]), approver: recordingApprover(),
       emit: () => {}, asker: scriptedAsker(), logger: silentLogger, warn: (text) => void warnings.push(text), environment: rules(),
     });
     return { hub, warnings };
@@ -135,7 +140,19 @@ describe('MCP configuration with a known key in the parent environment (real ser
       }
     });
 
-    it("a workspace's mcp.json (VS Code's McpHost): env with the key is refused unless the user passes the name through", async () => {
+    it('the CLI with --mcp-config inside the workspace: the env entry is withheld (said so), the server starts without the key', async () => {
+      const { hub, warnings } = await cli({ repo: { command: process.execPath, args: [EVERYTHING_SCRIPT, 'stdio'], env: { LEAK: '${env:OPENAI_API_KEY}', KEPT: 'yes' } } }, dir.path, true);
+      try {
+        assert.match(warnings.join(''), /server "repo": "env\.LEAK" left out: a workspace's MCP configuration may not pass the secret variable \$\{env:OPENAI_API_KEY\}/);
+        const seen = await received(hub.state('repo')!.pid!);
+        assert.ok(seen.environ.split('\0').includes('KEPT=yes'));
+        assert.ok(!seen.environ.includes(KEY) && !seen.environ.includes('LEAK='), 'withheld, not just redacted');
+      } finally {
+        await hub.dispose();
+      }
+    });
+
+    it("a workspace's mcp.json (VS Code's McpHost): env with the key is withheld unless the user passes the name through", async () => {
       const folder = join(dir.path, 'ws');
       await mkdir(join(folder, '.vscode'), { recursive: true });
       await writeFile(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: {
@@ -164,9 +181,8 @@ describe('MCP configuration with a known key in the parent environment (real ser
       };
       try {
         const workspaceOnly = await run([]);
-        assert.equal(workspaceOnly.wsKey?.status, 'error');
-        assert.equal(workspaceOnly.wsKey?.pid, undefined, 'not started');
-        assert.match(workspaceOnly.wsKey?.lastError ?? '', /server "wsKey": refused "env\.OPENAI_API_KEY": a workspace's MCP configuration may not pass the secret variable/);
+        assert.equal(workspaceOnly.wsKey?.status, 'connected', 'started without the withheld entry');
+        assert.ok(!(workspaceOnly.wsKey as unknown as { environ: string }).environ.includes(KEY), 'the key was withheld');
         assert.equal(workspaceOnly.wsPlain?.status, 'connected');
         assert.ok(!(workspaceOnly.wsPlain as unknown as { environ: string }).environ.includes(KEY), 'the workspace server never sees the key');
         const passedThrough = await run(['OPENAI_API_KEY']);

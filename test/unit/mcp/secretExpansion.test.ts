@@ -38,13 +38,16 @@ const context: Record<Source, ConfigContext> = {
   'workspace, names passed through': { env, secrets: { isSecretValue, passThrough: ['OPENAI_API_KEY', 'GITHUB_TOKEN', 'INNOCENT'] } },
 };
 
-/** The expected outcome: only `env` may carry a secret, from the user's config or through a passed-through variable. */
-function expected(field: Field, variable: Variable, source: Source): 'expanded' | 'refused' {
+/**
+ * The expected outcome: only `env` may carry a secret, from the user's config or through a
+ * passed-through variable; any other field is refused (no server), any other env entry withheld.
+ */
+function expected(field: Field, variable: Variable, source: Source): 'expanded' | 'refused' | 'withheld' {
   if (variable === 'plain variable') return 'expanded';
   if (field !== 'env') return 'refused';
   if (source === 'user') return 'expanded';
   if (source === 'workspace, names passed through' && variable !== 'literal known value') return 'expanded';
-  return 'refused';
+  return 'withheld';
 }
 
 /** Every string a server would receive from its config (what must not hold the key when refused). */
@@ -71,6 +74,13 @@ describe('MCP configuration: secrets expand only into env entries the user passe
           }
           assert.deepEqual(errors, []);
           const server = servers[0]!;
+          if (want === 'withheld') {
+            assert.ok(server.kind === 'stdio');
+            assert.equal(server.env.TOKEN, undefined, 'left out of the environment, as for commands');
+            assert.match(server.withheldEnv?.TOKEN ?? '', /^"env\.TOKEN" left out: a workspace's MCP configuration may not pass/);
+            assert.ok(!received(server).includes(KEY) && !received(server).includes(env.GITHUB_TOKEN));
+            return;
+          }
           const value = variable === 'plain variable' ? env.PLAIN : variable === 'secret name, unknown value' ? env.GITHUB_TOKEN : KEY;
           assert.ok(received(server).includes(value), `expanded: ${received(server)}`);
           const passed = server.kind === 'stdio' ? server.secretEnv : [];
@@ -86,7 +96,7 @@ describe('MCP configuration: secrets expand only into env entries the user passe
     assert.match(errors[0]!.message, /refused "url"/);
   });
 
-  it('loadMcpConfig: only the user setting may pass a secret by env; the same entry in workspace files is refused', async () => {
+  it('loadMcpConfig: only the user setting may pass a secret by env; the same entry in workspace sources is withheld', async () => {
     const entry = { command: 'node', env: { OPENAI_API_KEY: '${env:OPENAI_API_KEY}' } };
     const files: Record<string, string> = {
       '/ws/.vscode/mcp.json': JSON.stringify({ servers: { fromFile: entry } }),
@@ -100,11 +110,8 @@ describe('MCP configuration: secrets expand only into env entries the user passe
       env,
       secrets: { isSecretValue },
     });
-    assert.deepEqual(servers.map((s) => s.name), ['mine']);
-    assert.deepEqual(errors.map((e) => [e.source, e.server]).sort(), [
-      ['.stepwise/mcp.json', 'fromStepwise'],
-      ['.vscode/mcp.json', 'fromFile'],
-      ['workspace settings (stepwise.mcpServers)', 'fromWorkspaceSettings'],
-    ]);
+    assert.deepEqual(errors, []);
+    const passed = Object.fromEntries(servers.map((s) => [s.name, s.kind === 'stdio' ? s.env.OPENAI_API_KEY : 'http']));
+    assert.deepEqual(passed, { mine: KEY, fromWorkspaceSettings: undefined, fromFile: undefined, fromStepwise: undefined });
   });
 });

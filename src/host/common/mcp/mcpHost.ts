@@ -16,6 +16,7 @@ import { isWorkspaceServer, partitionByTrust, toWorkspaceServer, type McpServerT
 import { nodeConfigReader } from '../../../mcp/configReader';
 import type * as HubModule from '../../../mcp/mcpHub';
 import { formatConfigError, loadMcpConfig, type McpConfigError } from '../../../mcp/mcpConfig';
+import { withheldNotes } from '../../../mcp/serverInputs';
 
 /** Where the MCP configuration comes from, read fresh on each refresh. */
 export interface McpSource {
@@ -141,6 +142,7 @@ export class McpHost {
       ...(this.source().environment ? { secrets: this.source().environment } : {}),
     });
     for (const error of loaded.errors) this.logger.warn(`MCP configuration: ${formatConfigError(error)}`);
+    for (const note of loaded.servers.flatMap(withheldNotes)) this.logger.warn(`MCP configuration: ${note}`);
     this.broken = loaded.errors.flatMap((error) => (error.server !== undefined ? [brokenState(error)] : []));
     // A workspace server is code the repository asks to run: it starts only once the user trusts it.
     const { allowed, waiting } = partitionByTrust(loaded.servers, serverTrust);

@@ -7,6 +7,7 @@ function inputLabels(): ServerInputLabels {
   return {
     envLiteral: (name, value) => vscode.l10n.t('env {0} = {1}', name, JSON.stringify(value)),
     envVariable: (name, written) => vscode.l10n.t('env {0} from {1}', name, written),
+    envWithheld: (name, written) => vscode.l10n.t('env {0} from {1} is withheld (a secret)', name, written),
     header: (name, value) => vscode.l10n.t('header {0}: {1}', name, value),
     cwd: (path) => vscode.l10n.t('working folder {0}', path),
     autoApprove: (tools) => vscode.l10n.t('calls without asking: {0}', tools),
