@@ -84,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     logger,
     () => ({ trusted: vscode.workspace.isTrusted, folder: folder()?.uri.fsPath, settings: config().mcpServers, environment: environment(), ...trust.mcpSource() }),
     (servers) => late.views?.setMcpServers(servers),
-    createMcpServerRequests({ models, readConfig: config, logger }),
+    createMcpServerRequests({ models, readConfig: config, logger, approvalPath: () => late.controller?.samplingApprovalPath() }),
   );
   const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
   // Every child of the extension host (commands, git, ripgrep, the browser) follows these rules.

@@ -179,6 +179,11 @@ export interface ApprovalRequest {
   command?: { text: string; cwd: string };
   /** Workspace-relative paths an `edit` request writes (protected paths always ask). */
   paths?: string[];
+  /**
+   * For `mcp` requests: the server and tool, whether the server's own `autoApprove` (user or trusted
+   * config) lists it, and `sampling` for a server asking to use the model (always asked of a person).
+   */
+  mcp?: { server: string; tool: string; autoApproved: boolean; sampling?: boolean };
   /** Why the policy asks although the category is auto-approved (a protected path, a hidden command). */
   askReason?: string;
   /**

@@ -184,7 +184,7 @@ export async function runCli(io: CliIo): Promise<number> {
     try {
       hub = await connectCliMcp({
         configPath: path.resolve(io.cwd, options.mcpConfig), workspaceRoot: root, env: io.env, registry,
-        model: defaultModel, approver, asker, logger, warn: security.stderr, environment: security.environment,
+        model: defaultModel, approver, emit: (event) => void events.emit(event), asker, logger, warn: security.stderr, environment: security.environment,
       });
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { EnvironmentRules } from '../agent/secrets/secretEnv';
 import { parseJsonc } from './jsonc';
-import { expandVariables, type VariableContext } from './variables';
+import { expandField, type ExpandedField, type McpFieldKind } from './secretExpansion';
+import type { VariableContext } from './variables';
 
 /** How an HTTP server is reached: `auto` tries Streamable HTTP first and falls back to SSE. */
 export const HttpTransportKind = z.enum(['auto', 'streamable-http', 'sse']);
@@ -28,6 +30,16 @@ export const McpServerEntry = z.looseObject({
 });
 export type McpServerEntry = z.infer<typeof McpServerEntry>;
 
+/**
+ * What expanding an entry needs: the variables, the known secrets and the user's pass-through names,
+ * and whether the entries are the user's own configuration (only those may pass a secret by `env`).
+ * Without `userSource` an entry is treated as the workspace's: deny by default.
+ */
+export interface ConfigContext extends VariableContext {
+  secrets?: EnvironmentRules;
+  userSource?: boolean;
+}
+
 /** A `name -> entry` map: the value of `stepwise.mcpServers`, `servers` or `mcpServers`. */
 export const McpServerEntries = z.record(z.string(), z.unknown());
 export type McpServerEntries = z.infer<typeof McpServerEntries>;
@@ -49,6 +61,12 @@ export interface McpStdioServerConfig extends McpServerBase {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** Each `env` entry as written (`${env:TOKEN}`, a literal): what the trust prompt shows instead of values. */
+  envFrom?: Record<string, string>;
+  /** `env` entries the expansion policy let carry a secret: the child environment keeps exactly these. */
+  secretEnv?: string[];
+  /** Why each `env` entry the policy left out (a workspace passing a secret) was withheld; the server starts without them. */
+  withheldEnv?: Record<string, string>;
 }
 
 /** A remote server reached over Streamable HTTP or SSE. */
@@ -57,6 +75,8 @@ export interface McpHttpServerConfig extends McpServerBase {
   url: string;
   headers: Record<string, string>;
   transport: HttpTransportKind;
+  /** Each header as written, for the trust prompt (values from `${env:…}` are never shown). */
+  headersFrom?: Record<string, string>;
 }
 
 /** A validated server configuration with every variable expanded. */
@@ -84,7 +104,7 @@ export function formatConfigError(error: McpConfigError): string {
  * Validates a `name -> entry` map from one source. A broken entry becomes an error naming the
  * source and the entry; the others are returned. Pure: no I/O.
  */
-export function parseServerEntries(entries: unknown, source: string, vars: VariableContext): McpConfigResult {
+export function parseServerEntries(entries: unknown, source: string, vars: ConfigContext): McpConfigResult {
   const servers: McpServerConfig[] = [];
   const errors: McpConfigError[] = [];
   if (entries === undefined || entries === null) return { servers, errors };
@@ -103,7 +123,7 @@ export function parseServerEntries(entries: unknown, source: string, vars: Varia
  * Parses the text of a config file. `.vscode/mcp.json` keeps servers under `servers`, the common
  * format under `mcpServers`; either key is accepted. `inputs` and other keys are ignored.
  */
-export function parseMcpConfigText(text: string, source: string, vars: VariableContext): McpConfigResult {
+export function parseMcpConfigText(text: string, source: string, vars: ConfigContext): McpConfigResult {
   let json: unknown;
   try {
     json = parseJsonc(text);
@@ -121,11 +141,16 @@ export function parseMcpConfigText(text: string, source: string, vars: VariableC
   return parseServerEntries(entries, source, vars);
 }
 
+type Expand = (value: string, field: string, kind: McpFieldKind) => ExpandedField;
+
+/** The value of a field that is never withheld (only `env` entries are). */
+const valueOf = (field: ExpandedField): string => ('value' in field ? field.value : '');
+
 function parseServerEntry(
   name: string,
   raw: unknown,
   source: string,
-  vars: VariableContext,
+  vars: ConfigContext,
 ): { server: McpServerConfig } | { error: string } {
   if (name.trim() === '') return { error: 'the server name is empty' };
   const parsed = McpServerEntry.safeParse(raw);
@@ -136,7 +161,8 @@ function parseServerEntry(
   }
   const entry = parsed.data;
   try {
-    const expand = (value: string, field: string) => expandVariables(value, vars, field);
+    // Every value goes through the one expansion policy: a secret may only reach `env`.
+    const expand: Expand = (value, field, kind) => expandField(value, vars, vars.secrets ?? {}, { server: name, field, kind, userSource: vars.userSource === true });
     const base: McpServerBase = {
       name,
       source,
@@ -148,44 +174,59 @@ function parseServerEntry(
     if (entry.type === undefined && entry.url !== undefined && entry.command !== undefined) {
       return { error: 'give either "command" (stdio) or "url" (HTTP), not both' };
     }
-    if (wantsHttp) {
-      if (entry.url === undefined) return { error: `"url" is required for a server of type "${entry.type}"` };
-      const url = expand(entry.url, 'url');
-      let parsedUrl: URL;
-      try {
-        parsedUrl = new URL(url);
-      } catch {
-        return { error: `"url" is not a valid URL: ${url}` };
-      }
-      if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
-        return { error: `"url" must use http or https: ${url}` };
-      }
-      const headers: Record<string, string> = {};
-      for (const [key, value] of Object.entries(entry.headers ?? {})) headers[key] = expand(value, `headers.${key}`);
-      const transport: HttpTransportKind = entry.type === 'sse' ? 'sse' : (entry.transport ?? 'auto');
-      return { server: { ...base, kind: 'http', url, headers, transport } };
-    }
-    if (entry.command === undefined || entry.command.trim() === '') {
-      return { error: entry.type === 'stdio' ? '"command" is required for a stdio server' : '"command" or "url" is required' };
-    }
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(entry.env ?? {})) {
-      if (value === null) continue;
-      env[key] = typeof value === 'string' ? expand(value, `env.${key}`) : String(value);
-    }
-    return {
-      server: {
-        ...base,
-        kind: 'stdio',
-        command: expand(entry.command, 'command'),
-        args: (entry.args ?? []).map((arg, i) => expand(arg, `args[${i}]`)),
-        env,
-        ...(entry.cwd !== undefined ? { cwd: expand(entry.cwd, 'cwd') } : {}),
-      },
-    };
+    return wantsHttp ? parseHttpEntry(entry, base, expand) : parseStdioEntry(entry, base, expand);
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+function parseHttpEntry(entry: McpServerEntry, base: McpServerBase, expand: Expand): { server: McpServerConfig } | { error: string } {
+  if (entry.url === undefined) return { error: `"url" is required for a server of type "${entry.type}"` };
+  const url = valueOf(expand(entry.url, 'url', 'url'));
+  let parsedUrl: URL;
+  try {
+    parsedUrl = new URL(url);
+  } catch {
+    return { error: `"url" is not a valid URL: ${url}` };
+  }
+  if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') {
+    return { error: `"url" must use http or https: ${url}` };
+  }
+  const headers: Record<string, string> = {};
+  const headersFrom: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entry.headers ?? {})) {
+    headers[key] = valueOf(expand(value, `headers.${key}`, 'header'));
+    headersFrom[key] = value;
+  }
+  const transport: HttpTransportKind = entry.type === 'sse' ? 'sse' : (entry.transport ?? 'auto');
+  return { server: { ...base, kind: 'http', url, headers, transport, headersFrom } };
+}
+
+function parseStdioEntry(entry: McpServerEntry, base: McpServerBase, expand: Expand): { server: McpServerConfig } | { error: string } {
+  if (entry.command === undefined || entry.command.trim() === '') {
+    return { error: entry.type === 'stdio' ? '"command" is required for a stdio server' : '"command" or "url" is required' };
+  }
+  const command = valueOf(expand(entry.command, 'command', 'command'));
+  const args = (entry.args ?? []).map((arg, i) => valueOf(expand(arg, `args[${i}]`, 'arg')));
+  const env: Record<string, string> = {};
+  const envFrom: Record<string, string> = {};
+  const secretEnv: string[] = [];
+  const withheldEnv: Record<string, string> = {};
+  for (const [key, value] of Object.entries(entry.env ?? {})) {
+    if (value === null) continue;
+    const written = typeof value === 'string' ? value : String(value);
+    const expanded = expand(written, `env.${key}`, 'env');
+    envFrom[key] = written;
+    if ('withheld' in expanded) {
+      withheldEnv[key] = expanded.withheld;
+      continue;
+    }
+    env[key] = expanded.value;
+    if (expanded.secret) secretEnv.push(key);
+  }
+  const cwd = entry.cwd !== undefined ? valueOf(expand(entry.cwd, 'cwd', 'cwd')) : undefined;
+  const withheld = Object.keys(withheldEnv).length ? { withheldEnv } : {};
+  return { server: { ...base, kind: 'stdio', command, args, env, ...(cwd !== undefined ? { cwd } : {}), envFrom, secretEnv, ...withheld } };
 }
 
 /** Reads a file's text; `undefined` when it does not exist. Injected so loading stays testable. */
@@ -204,6 +245,8 @@ export interface LoadMcpConfigOptions {
   env: Record<string, string | undefined>;
   /** For `${userHome}`. */
   userHome?: string;
+  /** Known secrets and the user's pass-through names (`stepwise.env.passThrough`): what expansion refuses. */
+  secrets?: EnvironmentRules;
 }
 
 /** `source` of servers from the user's `stepwise.mcpServers` setting (the only source that is not the workspace's). */
@@ -221,13 +264,15 @@ export const MCP_CONFIG_FILES = ['.vscode/mcp.json', '.stepwise/mcp.json'] as co
  * file is skipped, an unreadable or broken one is reported in `errors`.
  */
 export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<McpConfigResult> {
-  const vars: VariableContext = {
+  const vars: ConfigContext = {
     env: options.env,
     ...(options.workspaceFolder !== undefined ? { workspaceFolder: options.workspaceFolder } : {}),
     ...(options.userHome !== undefined ? { userHome: options.userHome } : {}),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
   };
   const results: McpConfigResult[] = [
-    parseServerEntries(options.settings, MCP_USER_SETTINGS_SOURCE, vars),
+    // Only the user's own setting may pass a secret (by `env`); every other source is the workspace's.
+    parseServerEntries(options.settings, MCP_USER_SETTINGS_SOURCE, { ...vars, userSource: true }),
     parseServerEntries(options.workspaceSettings, MCP_WORKSPACE_SETTINGS_SOURCE, vars),
   ];
   if (options.workspaceFolder !== undefined) {

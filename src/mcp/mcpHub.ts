@@ -241,7 +241,7 @@ export class McpHub {
         ...(this.options.sampling ? { sampling: this.options.sampling } : {}),
         ...(this.options.elicitation ? { elicitation: this.options.elicitation } : {}),
         ...(this.options.spawnEnv ? { spawnEnv: this.options.spawnEnv } : {}),
-        ...(this.options.environment ? { environment: this.options.environment } : {}),
+        ...(this.options.environment ? { environment: sessionEnvironment(this.options.environment, config) } : {}),
         ...(this.options.nodeExecPath ? { nodeExecPath: this.options.nodeExecPath } : {}),
         ...(defaultCwd !== undefined ? { defaultCwd } : {}),
       },
@@ -304,6 +304,15 @@ export class McpHub {
     if (wanted && !present) registry.register(createResourcesTool(this, this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS));
     else if (!wanted && present) registry.unregister(RESOURCES_TOOL_NAME);
   }
+}
+
+/**
+ * The environment rules of one server: the hub's, plus the `env` entries the expansion policy let
+ * carry a secret (the user passed them on purpose), so the child environment keeps exactly those.
+ */
+function sessionEnvironment(rules: EnvironmentRules, config: McpServerConfig): EnvironmentRules {
+  const passed = config.kind === 'stdio' ? (config.secretEnv ?? []) : [];
+  return passed.length ? { ...rules, passThrough: [...(rules.passThrough ?? []), ...passed] } : rules;
 }
 
 function optional(description: string | undefined, mimeType: string | undefined): { description?: string; mimeType?: string } {

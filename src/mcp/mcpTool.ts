@@ -25,7 +25,7 @@ export interface McpToolOptions {
   definition: McpToolDefinition;
   exposedName: string;
   invoker: McpToolInvoker;
-  /** Skip the approval prompt (the server's `autoApprove`). */
+  /** The server's `autoApprove` lists this tool: an input to the approval policy, which decides (and records it). */
   autoApproved: boolean;
   timeoutMs: number;
   maxResultChars: number;
@@ -59,7 +59,7 @@ function resultText(result: CallToolResult): { text: string; images: { mimeType:
 
 /**
  * Wraps one MCP tool as a Stepwise tool: arguments checked against the server's schema before they
- * are sent, approval asked (category `mcp`) unless auto-approved, the run's signal forwarded,
+ * are sent, approval asked through the policy (category `mcp`, the server's `autoApprove` as input), the run's signal forwarded,
  * progress streamed as `tool_output`, `isError` results returned as error results, long output cut.
  */
 export function createMcpTool(options: McpToolOptions): AnyTool {
@@ -77,19 +77,19 @@ export function createMcpTool(options: McpToolOptions): AnyTool {
     async execute(args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
       const problem = check?.(args);
       if (problem !== undefined) throw new ToolError(`Invalid arguments for \`${options.exposedName}\`: ${problem}. Nothing was sent to the server.`);
-      if (!options.autoApproved) {
-        const detail = truncateHeadTail(JSON.stringify(args, null, 2), MAX_APPROVAL_DETAIL_CHARS).text;
-        const decision = await context.requestApproval({
-          category: 'mcp',
-          title: `Call MCP tool "${options.definition.name}" of server "${options.server}"`,
-          detail,
-        });
-        if (!decision.approved) {
-          return {
-            content: `The user declined the call to \`${options.exposedName}\`${decision.reason ? `: ${decision.reason}` : ''}. Nothing was sent.`,
-            isError: true,
-          };
-        }
+      // Every call goes through the one approval policy (and its events); the server's `autoApprove` is only an input to it.
+      const detail = truncateHeadTail(JSON.stringify(args, null, 2), MAX_APPROVAL_DETAIL_CHARS).text;
+      const decision = await context.requestApproval({
+        category: 'mcp',
+        title: `Call MCP tool "${options.definition.name}" of server "${options.server}"`,
+        detail,
+        mcp: { server: options.server, tool: options.definition.name, autoApproved: options.autoApproved },
+      });
+      if (!decision.approved) {
+        return {
+          content: `The user declined the call to \`${options.exposedName}\`${decision.reason ? `: ${decision.reason}` : ''}. Nothing was sent.`,
+          isError: true,
+        };
       }
       const result = await options.invoker.callTool(options.definition.name, args, {
         signal: context.signal,

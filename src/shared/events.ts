@@ -132,6 +132,8 @@ const ApprovalAnswered = z.object({
   callId: z.string(),
   approved: z.boolean(),
   reason: z.string().optional(),
+  /** Decided by the approval policy without asking a person (auto-approved, a command list, an MCP server's `autoApprove`). */
+  auto: z.boolean().optional(),
 });
 const QuestionAsked = z.object({
   type: z.literal('question_asked'),

@@ -37,6 +37,8 @@ export function recordingApprover(decide: (request: ApprovalRequest) => Approval
     requests,
     approve: async (request) => {
       requests.push(request);
+      // It stands for a person's UI, which announces the request before asking (so the answer is not `auto`).
+      request.announce?.();
       return decide(request);
     },
   };

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../shared/events';
 import type { Approver, Asker, CommandRunner, Logger, Workspace } from '../ports';
 import type { ToolContext } from '../tools/tool';
+import { approveWithEvents } from '../policy/approvalEvents';
 
 /** What a run provides to every tool call. */
 export interface ToolContextPorts {
@@ -17,7 +18,7 @@ export interface ToolContextPorts {
 
 /**
  * The context of one tool call. `requestApproval` asks the run's Approver and reports both the
- * request and the decision as events, so every host shows approvals the same way.
+ * request and the decision as events (`approveWithEvents`), so every host shows approvals the same way.
  */
 export function createToolContext(ports: ToolContextPorts, callId: string, toolName: string): ToolContext {
   return {
@@ -30,30 +31,7 @@ export function createToolContext(ports: ToolContextPorts, callId: string, toolN
     emit: ports.emit,
     ...(ports.resultTokens ? { resultTokens: ports.resultTokens } : {}),
     ...(ports.outputs ? { outputs: ports.outputs } : {}),
-    async requestApproval(request) {
-      let announced = false;
-      const announce = () => {
-        if (announced) return;
-        announced = true;
-        ports.emit({
-          type: 'approval_requested',
-          callId,
-          category: request.category,
-          title: request.title,
-          detail: request.detail,
-          ...(request.diff ? { diff: request.diff } : {}),
-        });
-      };
-      const decision = await ports.approver.approve({ ...request, callId, tool: toolName, announce }, ports.signal);
-      // Decided without a person (policy, auto-approve): requested and answered are recorded together.
-      announce();
-      ports.emit({
-        type: 'approval_answered',
-        callId,
-        approved: decision.approved,
-        ...(!decision.approved && decision.reason ? { reason: decision.reason } : {}),
-      });
-      return decision;
-    },
+    // One recording of approvals for every path (tool calls here, MCP sampling in the shells).
+    requestApproval: (request) => approveWithEvents(ports.approver, ports.emit, { ...request, callId, tool: toolName }, ports.signal),
   };
 }

@@ -14,9 +14,11 @@ export interface ApprovalRules {
 
 /**
  * The one approval policy of both shells. It wraps the shell's interactive Approver (`user`) and
- * decides, in this order: an edit of a protected path asks the user (always); a command matching the
- * deny list is refused; a command the policy cannot see through asks; an allowed command runs; a
- * category in `autoApprove`, or allowed "always" for this session, runs; everything else asks.
+ * decides, in this order: an edit of a protected path, and an MCP server's request to use the model
+ * (sampling), ask the user (always); a command matching the
+ * deny list is refused; a command the policy cannot see through asks; an allowed command runs; an
+ * MCP tool its server's `autoApprove` lists runs; a category in `autoApprove`, or allowed "always"
+ * for this session, runs; everything else asks.
  */
 export class PolicyApprover implements Approver {
   private readonly sessionAlways = new Set<ApprovalCategory>();
@@ -67,6 +69,8 @@ export class PolicyApprover implements Approver {
     const automatic = rules.autoApprove.includes(request.category) || this.sessionAlways.has(request.category);
     const protectedReason = request.paths?.map(protectedPathReason).find((r) => r !== undefined);
     if (protectedReason) return this.ask({ ...request, askReason: `Protected file: ${protectedReason}.` }, signal);
+    // A server's prompt sent to the user's model on the user's tokens: a person decides each time, whatever is auto-approved.
+    if (request.category === 'mcp' && request.mcp?.sampling === true) return this.ask({ ...request, askReason: 'An MCP server asks to use the model; such requests are always asked.' }, signal);
     if (request.category === 'command' && request.command) {
       const verdict = await this.judge(request.command.text, request.command.cwd);
       if (verdict.kind === 'deny') {
@@ -81,6 +85,9 @@ export class PolicyApprover implements Approver {
       if (automatic) return { approved: true };
       return this.ask({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);
     }
+    // An MCP server's `autoApprove` list is an input of the policy like the user's categories; it is
+    // set only for servers of the user's own or a trusted configuration (the list is part of what the user trusted).
+    if (request.category === 'mcp' && request.mcp?.autoApproved === true) return { approved: true };
     if (automatic) return { approved: true };
     return undefined;
   }

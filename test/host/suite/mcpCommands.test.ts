@@ -156,37 +156,40 @@ describe('MCP commands, server requests and mcp.json (real server-everything ove
     return call(SAMPLING_TOOL, { prompt: 'Write a haiku about tests', maxTokens: 50 });
   }
 
-  function stubSamplingDialog(answer: 'Allow' | 'Deny'): { message: string; options: vscode.MessageOptions }[] {
-    const dialogs: { message: string; options: vscode.MessageOptions }[] = [];
-    stub('showWarningMessage', ((message: string, options: vscode.MessageOptions, ...items: vscode.MessageItem[]) => {
-      dialogs.push({ message, options });
-      return Promise.resolve(items.find((item) => item.title === answer));
-    }) as never);
-    return dialogs;
+  /**
+   * Answers a sampling request where every approval is answered (the chat's buttons call
+   * `decideApproval`): the policy asks although `mcp` is auto-approved. Returns the ids it answered.
+   */
+  function answerSampling(approved: boolean): string[] {
+    const answered: string[] = [];
+    const off = api.controller.pending.onDidChange(() => setImmediate(() => {
+      for (const id of api.controller.pending.pendingApprovals().filter((callId) => callId.startsWith('sampling-'))) {
+        if (api.controller.decideApproval(id, approved ? { approved: true } : { approved: false, reason: 'the user denied it' })) answered.push(id);
+      }
+    }));
+    restores.push(off);
+    return answered;
   }
 
-  it('answers a server\'s sampling request with the configured model once the modal dialog allows it', async () => {
+  it('answers a server\'s sampling request with the configured model once the user allows it in the task\'s approvals', async () => {
     const f = await useFake(samplingScript);
-    const dialogs = stubSamplingDialog('Allow');
+    const answered = answerSampling(true);
     await api.controller.start('Ask the MCP server to sample');
     await api.controller.whenIdle();
 
-    assert.equal(dialogs.length, 1, 'the user was asked once');
-    assert.equal(dialogs[0]!.options.modal, true);
-    assert.match(dialogs[0]!.message, /MCP server "everything" asks to use the model/);
-    assert.match(dialogs[0]!.options.detail ?? '', /System: You are a helpful test server\.[\s\S]*User: .*Write a haiku about tests[\s\S]*Answer of up to 50 tokens\./);
+    assert.equal(answered.length, 1, 'the user was asked once, through the policy (mcp tool calls are auto-approved, sampling is not)');
     assert.equal(f.chatRequests().filter(isSamplingRequest).length, 1, 'the model answered the sampling request');
     const [result] = toolMessages(f);
     assert.ok(result?.includes(SAMPLED), `the tool result carries the model's answer: ${result}`);
   });
 
-  it('refuses the sampling request when the dialog is denied: the tool reports an error and the model is not asked', async () => {
+  it('refuses the sampling request when the user denies it: the tool reports an error and the model is not asked', async () => {
     const f = await useFake(samplingScript);
-    const dialogs = stubSamplingDialog('Deny');
+    const answered = answerSampling(false);
     await api.controller.start('Ask the MCP server to sample');
     await api.controller.whenIdle();
 
-    assert.equal(dialogs.length, 1);
+    assert.equal(answered.length, 1);
     assert.equal(f.chatRequests().filter(isSamplingRequest).length, 0, 'no sampling call reached the model');
     const [result] = toolMessages(f);
     assert.match(result ?? '', /rejected sampling request/i);

@@ -14,6 +14,9 @@ import { ToolRegistry } from '../../../src/agent/tools/toolRegistry';
 import { McpHub, type McpHubOptions, type McpServerConfig, type McpServerState } from '../../../src/mcp';
 import type { AgentEvent, AgentEventOf } from '../../../src/shared/events';
 import { ScriptedModel, type ScriptStep } from '../../support/scriptedModel';
+import { PolicyApprover } from '../../../src/agent/policy/policyApprover';
+import { nodeShellSyntax } from '../../../src/node/shellWasm';
+import type { ApprovalCategory } from '../../../src/shared/events';
 import { recordingApprover, scriptedAsker, stubCommandRunner, stubWorkspace } from '../../support/stubPorts';
 
 const modules = resolve(__dirname, '../../../node_modules/@modelcontextprotocol');
@@ -66,12 +69,22 @@ export function makeHub(options: Partial<McpHubOptions> = {}) {
   return { hub, registry, states, waitFor };
 }
 
-/** A tool context for calling registry tools directly; approvals answered by `decide`, events recorded. */
+/**
+ * The shells' approval setup: the core's policy (with `autoApprove` categories) around a recording
+ * "person" that answers by `decide`; `requests` are the ones that reached the person.
+ */
+export function policyApprover(decide?: (request: ApprovalRequest) => ApprovalDecision, autoApprove: ApprovalCategory[] = []) {
+  const person = recordingApprover(decide);
+  const policy = new PolicyApprover(() => ({ autoApprove, commandsAllow: [], commandsDeny: [] }), person, nodeShellSyntax);
+  return Object.assign(policy, { requests: person.requests });
+}
+
+/** A tool context for calling registry tools directly; approvals through the policy, answered by `decide`, events recorded. */
 export function directContext(
   options: { signal?: AbortSignal; decide?: (request: ApprovalRequest) => ApprovalDecision; asker?: Asker; callId?: string } = {},
 ) {
   const events: AgentEvent[] = [];
-  const approver = recordingApprover(options.decide);
+  const approver = policyApprover(options.decide);
   const context: ToolContext = createToolContext(
     {
       workspace: stubWorkspace(),
@@ -117,7 +130,7 @@ export async function runScripted(
     events.push(envelope.event);
     options.onEvent?.(envelope.event);
   });
-  const approver = recordingApprover(options.decide);
+  const approver = policyApprover(options.decide);
   const result = await runAgent({
     task: options.task ?? 'Use the MCP tools.',
     model,

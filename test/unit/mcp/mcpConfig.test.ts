@@ -6,7 +6,7 @@ import { formatConfigError, loadMcpConfig, nodeConfigReader, type ConfigFileRead
 import { parseMcpConfigText } from '../../../src/mcp/mcpConfig';
 
 const WS = '/home/dev/project';
-const env = { TOKEN: 's3cret', API_HOST: 'api.example.test', HOME: '/home/dev' };
+const env = { BEARER: 's3cret', API_HOST: 'api.example.test', HOME: '/home/dev' };
 
 /** Files of a fake workspace; a reader that throws for paths listed in `unreadable`. */
 function reader(files: Record<string, string>, unreadable: string[] = []): ConfigFileReader {
@@ -22,13 +22,13 @@ describe('MCP configuration', () => {
       // VS Code format
       "inputs": [{ "type": "promptString", "id": "key", "description": "API key" }],
       "servers": {
-        "remote": { "type": "http", "url": "https://\${env:API_HOST}/mcp", "headers": { "Authorization": "Bearer \${env:TOKEN}" }, },
+        "remote": { "type": "http", "url": "https://\${env:API_HOST}/mcp", "headers": { "Authorization": "Bearer \${env:BEARER}" }, },
         "legacy": { "type": "sse", "url": "http://127.0.0.1:3001/sse" },
       },
     }`;
     const stepwise = JSON.stringify({
       mcpServers: {
-        files: { command: 'node', args: ['server.js', '${workspaceFolder}/data'], env: { KEY: '${env:TOKEN}', LEVEL: 3, DROP: null }, cwd: '${workspaceFolder}' },
+        files: { command: 'node', args: ['server.js', '${workspaceFolder}/data'], env: { KEY: '${env:BEARER}', LEVEL: 3, DROP: null }, cwd: '${workspaceFolder}' },
       },
     });
     const { servers, errors } = await loadMcpConfig({
@@ -49,6 +49,8 @@ describe('MCP configuration', () => {
         command: 'npx',
         args: ['-y', 'server-memory'],
         env: {},
+        envFrom: {},
+        secretEnv: [],
       },
       {
         name: 'remote',
@@ -58,9 +60,10 @@ describe('MCP configuration', () => {
         kind: 'http',
         url: 'https://api.example.test/mcp',
         headers: { Authorization: 'Bearer s3cret' },
+        headersFrom: { Authorization: 'Bearer ${env:BEARER}' },
         transport: 'auto',
       },
-      { name: 'legacy', source: '.vscode/mcp.json', enabled: true, autoApprove: [], kind: 'http', url: 'http://127.0.0.1:3001/sse', headers: {}, transport: 'sse' },
+      { name: 'legacy', source: '.vscode/mcp.json', enabled: true, autoApprove: [], kind: 'http', url: 'http://127.0.0.1:3001/sse', headers: {}, headersFrom: {}, transport: 'sse' },
       {
         name: 'files',
         source: '.stepwise/mcp.json',
@@ -71,6 +74,8 @@ describe('MCP configuration', () => {
         args: ['server.js', `${WS}/data`],
         env: { KEY: 's3cret', LEVEL: '3' },
         cwd: WS,
+        envFrom: { KEY: '${env:BEARER}', LEVEL: '3' },
+        secretEnv: [],
       },
     ]);
   });

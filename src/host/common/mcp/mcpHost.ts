@@ -15,7 +15,8 @@ import type {
 import { isWorkspaceServer, partitionByTrust, toWorkspaceServer, type McpServerTrust, type WorkspaceServer } from './mcpServerTrust';
 import { nodeConfigReader } from '../../../mcp/configReader';
 import type * as HubModule from '../../../mcp/mcpHub';
-import { formatConfigError, loadMcpConfig } from '../../../mcp/mcpConfig';
+import { formatConfigError, loadMcpConfig, type McpConfigError } from '../../../mcp/mcpConfig';
+import { withheldNotes } from '../../../mcp/serverInputs';
 
 /** Where the MCP configuration comes from, read fresh on each refresh. */
 export interface McpSource {
@@ -52,6 +53,8 @@ export class McpHost {
   private hub: McpHub | undefined;
   private readonly disabled = new Set<string>();
   private workspace: WorkspaceServer[] = [];
+  /** Entries that did not load (a secret refused in a header, a broken entry): shown as servers in error. */
+  private broken: McpServerState[] = [];
   private refreshing: Promise<void> = Promise.resolve();
   private started = false;
 
@@ -103,7 +106,7 @@ export class McpHost {
 
   /** The servers' current states (`[]` when none is configured or the workspace is untrusted). */
   states(): McpServerState[] {
-    return this.hub?.states() ?? [];
+    return [...(this.hub?.states() ?? []), ...this.broken];
   }
 
   /** Prompt templates of the connected servers (`[]` when none runs). */
@@ -124,6 +127,7 @@ export class McpHost {
     const { trusted, folder, settings, workspaceSettings, serverTrust } = this.source();
     if (!trusted) {
       this.workspace = [];
+      this.broken = [];
       await this.stop();
       return;
     }
@@ -134,8 +138,12 @@ export class McpHost {
       readFile: nodeConfigReader,
       env: process.env,
       userHome: os.homedir(),
+      // The expansion policy: a secret reaches a server only through `env` of the user's own setting (or a passed-through name).
+      ...(this.source().environment ? { secrets: this.source().environment } : {}),
     });
     for (const error of loaded.errors) this.logger.warn(`MCP configuration: ${formatConfigError(error)}`);
+    for (const note of loaded.servers.flatMap(withheldNotes)) this.logger.warn(`MCP configuration: ${note}`);
+    this.broken = loaded.errors.flatMap((error) => (error.server !== undefined ? [brokenState(error)] : []));
     // A workspace server is code the repository asks to run: it starts only once the user trusts it.
     const { allowed, waiting } = partitionByTrust(loaded.servers, serverTrust);
     this.workspace = loaded.servers.filter(isWorkspaceServer).map(toWorkspaceServer);
@@ -143,7 +151,7 @@ export class McpHost {
     serverTrust?.onWaiting(waiting);
     const config = { servers: allowed };
     if (!config.servers.length && !this.hub) {
-      this.onServers([]);
+      this.onServers(this.states());
       return;
     }
     // A lazy require (not `import()`): bundled, it stays synchronous and evaluates the SDK only now.
@@ -162,11 +170,11 @@ export class McpHost {
       ...(this.requests.elicitation ? { elicitation: this.requests.elicitation } : {}),
       onStateChange: (state) => {
         this.logger.info(`MCP server ${state.name}: ${state.status}${state.lastError ? ` (${state.lastError})` : ''}${state.tools.length ? `, ${state.tools.length} tools` : ''}`);
-        if (this.hub) this.onServers(this.hub.states());
+        if (this.hub) this.onServers(this.states());
       },
     });
     await this.hub.configure(config.servers.map((server) => (this.disabled.has(server.name) ? { ...server, enabled: false } : server)));
-    this.onServers(this.hub.states());
+    this.onServers(this.states());
   }
 
   /** Stops every server (their tools leave the registry). */
@@ -174,6 +182,11 @@ export class McpHost {
     const hub = this.hub;
     this.hub = undefined;
     await hub?.dispose();
-    this.onServers([]);
+    this.onServers(this.states());
   }
+}
+
+/** A server whose entry did not load, as the views show it: in error, with the reason (it never started). */
+function brokenState(error: McpConfigError): McpServerState {
+  return { name: error.server!, status: 'error', tools: [], lastError: formatConfigError(error), restartAttempts: 0, source: error.source };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 // Not the barrel: it re-exports the hub, which would load the MCP SDK at activation.
 import { MCP_USER_SETTINGS_SOURCE, type McpServerConfig } from '../../../mcp/mcpConfig';
+import { describeServer, serverInputs, type ServerInput } from '../../../mcp/serverInputs';
 
 /**
  * A workspace MCP server (from `.vscode/mcp.json`, `.stepwise/mcp.json` or the workspace's
@@ -11,6 +12,8 @@ export interface WorkspaceServer {
   source: string;
   /** The command line of a stdio server, or the URL of an HTTP one. */
   description: string;
+  /** Everything else it receives (env names and their sources, headers, cwd, auto-approved tools), secrets masked. */
+  inputs: ServerInput[];
   /** Identifies exactly what would run; a changed command, URL or permission is a new server. */
   fingerprint: string;
 }
@@ -28,12 +31,8 @@ export function isWorkspaceServer(server: McpServerConfig): boolean {
   return server.source !== MCP_USER_SETTINGS_SOURCE;
 }
 
-const quoteArg = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
-
-/** What the server runs: `command arg…` (quoted as a shell would need) or its URL. */
-export function describeServer(server: McpServerConfig): string {
-  return server.kind === 'stdio' ? [server.command, ...server.args].map(quoteArg).join(' ') : server.url;
-}
+/** Re-exported: the text lives in `src/mcp/serverInputs.ts`, shared with the CLI. */
+export { describeServer };
 
 /**
  * A hash of everything that decides what a server runs or may do: name, source, command, arguments,
@@ -51,7 +50,7 @@ export function serverFingerprint(server: McpServerConfig): string {
 
 /** The view of a workspace server that the user is asked about. */
 export function toWorkspaceServer(server: McpServerConfig): WorkspaceServer {
-  return { name: server.name, source: server.source, description: describeServer(server), fingerprint: serverFingerprint(server) };
+  return { name: server.name, source: server.source, description: describeServer(server), inputs: serverInputs(server), fingerprint: serverFingerprint(server) };
 }
 
 /**

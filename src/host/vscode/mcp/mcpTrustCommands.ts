@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { McpHost } from '../../common/mcp/mcpHost';
 import type { McpConfigReview } from './mcpConfigReview';
 import { refusedInRestrictedMode } from './mcpCommands';
-import type { McpTrustStore } from './mcpTrustStore';
+import { serverSummary, type McpTrustStore } from './mcpTrustStore';
 
 /**
  * "Stepwise: Manage Trusted MCP Servers": the workspace's MCP servers with a check mark on those the
@@ -14,7 +14,7 @@ export async function manageMcpTrustCommand(mcp: McpHost, store: McpTrustStore, 
   const configured = mcp.workspaceServers();
   const stale = store.entries().filter((entry) => !configured.some((server) => server.fingerprint === entry.fingerprint));
   const items = [
-    ...configured.map((server) => ({ label: server.name, description: server.source, detail: server.description, picked: store.isTrusted(server.fingerprint), server })),
+    ...configured.map((server) => ({ label: server.name, description: server.source, detail: serverSummary(server), picked: store.isTrusted(server.fingerprint), server })),
     ...stale.map((entry) => ({ label: entry.name, description: entry.source, detail: vscode.l10n.t('not in the configuration now'), picked: true, server: entry })),
   ];
   if (!items.length) {

@@ -1,5 +1,25 @@
 import * as vscode from 'vscode';
 import type { McpServerTrust, WorkspaceServer } from '../../common/mcp/mcpServerTrust';
+import { formatServerInputs, type ServerInputLabels } from '../../../mcp/serverInputs';
+
+/** The trust prompt's words for what a server receives (the text itself is built once, in `src/mcp/serverInputs.ts`). */
+function inputLabels(): ServerInputLabels {
+  return {
+    envLiteral: (name, value) => vscode.l10n.t('env {0} = {1}', name, JSON.stringify(value)),
+    envVariable: (name, written) => vscode.l10n.t('env {0} from {1}', name, written),
+    envWithheld: (name, written) => vscode.l10n.t('env {0} from {1} is withheld (a secret)', name, written),
+    header: (name, value) => vscode.l10n.t('header {0}: {1}', name, value),
+    cwd: (path) => vscode.l10n.t('working folder {0}', path),
+    autoApprove: (tools) => vscode.l10n.t('calls without asking: {0}', tools),
+    autoApproveAll: vscode.l10n.t('calls every tool without asking'),
+  };
+}
+
+/** What a server runs, then everything else it receives (`node server.js. It receives: env A from ${env:A}; …`). */
+export function serverSummary(server: Pick<WorkspaceServer, 'description' | 'inputs'>): string {
+  const inputs = formatServerInputs(server.inputs, inputLabels());
+  return inputs.length ? `${server.description}. ${vscode.l10n.t('It receives: {0}', inputs.join('; '))}` : server.description;
+}
 
 /** workspaceState key: the workspace MCP servers the user trusts in this workspace. */
 const TRUSTED_KEY = 'stepwise.trustedMcpServers';
@@ -60,7 +80,7 @@ export class McpTrustStore implements McpServerTrust {
     const trust = vscode.l10n.t('Trust and Start');
     const keep = vscode.l10n.t("Don't Start");
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Stepwise: the workspace MCP server "{0}" ({1}) wants to run: {2}', server.name, server.source, server.description),
+      vscode.l10n.t('Stepwise: the workspace MCP server "{0}" ({1}) wants to run: {2}', server.name, server.source, serverSummary(server)),
       trust,
       keep,
     );

@@ -58,6 +58,14 @@ export class TaskController implements vscode.Disposable {
     return this.active !== undefined;
   }
 
+  /** Where an MCP server's sampling request is approved: this run's policy and events; `undefined` when no task runs. */
+  samplingApprovalPath(): { approver: RunInteractions['approver']; emit: (event: AgentEvent) => void; signal: AbortSignal } | undefined {
+    const active = this.active;
+    const events = active?.events;
+    if (!active || !events) return undefined;
+    return { approver: this.approver, emit: (event) => void events.emit(event), signal: active.abort.signal };
+  }
+
   /** The running run's id, if any. */
   get runningRunId(): string | undefined {
     return this.active?.runId;
