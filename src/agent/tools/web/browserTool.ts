@@ -85,11 +85,12 @@ export function browserTool(session: BrowserSession): AnyTool {
       throwIfAborted(context.signal);
       try {
         const seen = await session.run(action, context.signal);
-        const header = `Page: ${seen.url}\nTitle: ${seen.title}`;
-        if (seen.screenshot) return { content: `${header}\nScreenshot taken (image 1).`, images: [seen.screenshot] };
+        // The page's URL and title are the page's own words: inside the frame, like its text.
+        const origin = { kind: 'browser page' as const, source: 'the browser', url: seen.url, ...(seen.title ? { title: seen.title } : {}) };
+        if (seen.screenshot) return { content: `Screenshot taken (image 1).\n${frameUntrusted(origin, '(see the screenshot)')}`, images: [seen.screenshot] };
         const snapshot = seen.snapshot ?? '';
         const cut = snapshot.length > SNAPSHOT_CHARS ? `${snapshot.slice(0, SNAPSHOT_CHARS)}\n… (snapshot cut; scroll or use wait_for / click to narrow)` : snapshot;
-        return { content: snapshot ? `${header}\n${frameUntrusted(seen.url, cut)}` : header };
+        return { content: frameUntrusted(origin, cut || '(no snapshot)') };
       } catch (error) {
         if (isCancellation(error) || context.signal.aborted) throw error;
         if (error instanceof WebRequestError) throw new ToolError(error.message);
