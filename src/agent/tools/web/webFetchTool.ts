@@ -29,6 +29,7 @@ export function renderPage(page: FetchedPage, start: number, pageChars = WEB_PAG
   const total = page.text.length;
   const end = Math.min(total, start + pageChars);
   const header = [`web_fetch: a ${mediaType(page.contentType)} page, shown as ${page.format}.`];
+  if (page.note) header.push(`Note: ${page.note}`);
   if (page.truncatedAtBytes) header.push(`Note: the page was cut at ${page.truncatedAtBytes} bytes (the download size cap).`);
   const origin = { kind: 'web page' as const, source: 'web_fetch', url: page.url, ...(page.title ? { title: page.title } : {}) };
   if (start >= total && total > 0) {
