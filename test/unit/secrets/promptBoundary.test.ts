@@ -30,6 +30,10 @@ describe('Redactor: .env-style lines', () => {
     [' 2| DB_PASSWORD=p4ssw0rd-xyz', ' 2| DB_PASSWORD=[redacted]'],
     ['     7\tAPI_TOKEN=abcdefgh', '     7\tAPI_TOKEN=[redacted]'],
     ['.env:3:SECRET_KEY=abcdefgh', '.env:3:SECRET_KEY=[redacted]'],
+    ['- DATABASE_PASSWORD=abcdefgh', '- DATABASE_PASSWORD=[redacted]'],
+    ['# old: `API_KEY=abcdefgh`', '# old: `API_KEY=abcdefgh`'],
+    ['# API_KEY=abcdefgh', '# API_KEY=[redacted]'],
+    ['`STRIPE_SECRET=abcdefgh`', '`STRIPE_SECRET=[redacted]`'],
   ];
   for (const [input, expected] of rows) {
     it(`${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => {
