@@ -102,6 +102,9 @@ if (existsSync('src/cli/main.ts')) {
 for (const lazy of LAZY) {
   jobs.push(build({ ...common, entryPoints: [lazy.entry], outfile: `dist/${lazy.file}`, minify: true, sourcemap: false, plugins: nodePlugins() }));
 }
+// The HTML conversion's worker thread (src/node/web/boundedHtml.ts starts it from beside the bundle
+// that loads it): Readability, linkedom and Turndown under the worker's own time and memory limits.
+jobs.push(build({ ...common, entryPoints: ['src/node/web/htmlWorker.ts'], outfile: 'dist/html-worker.js', minify: true, sourcemap: false, plugins: nodePlugins() }));
 if (existsSync('src/extension.ts')) {
   // `--metafile` writes what each package adds to the bundle (see `npm run bench`'s start-up figures).
   const metafile = process.argv.includes('--metafile');

@@ -36,6 +36,8 @@ const REQUIRED = [
   // The lazily loaded bundles, each required on first use (see LAZY in scripts/build.mjs).
   'extension/dist/tokenizer.js',
   'extension/dist/web.js',
+  // The HTML conversion's worker thread, started from beside the bundle (src/node/web/boundedHtml.ts).
+  'extension/dist/html-worker.js',
   'extension/dist/openai.js',
   'extension/dist/mcp-sdk.js',
   'extension/dist/shell-parser.js',

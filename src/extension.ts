@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   // The security boundary's host half: endpoint consent, per-origin keys, workspace MCP trust, restricted reports.
   const trust = createTrustWiring(context, keys, process.env, () => mcp);
   const webKeys = new WebKeyStore(context.secrets, process.env, (secret) => redactor.add(secret));
-  const models = new ModelProvider(keys, process.env, systemClock, logger);
+  const models = new ModelProvider(keys, process.env, systemClock, logger, (text) => redactor.redact(text));
   const storage = context.storageUri ?? context.globalStorageUri;
   const history = new HistoryStore(vscode.Uri.joinPath(storage, 'history').fsPath, (error) => logger.error('task history write failed', error));
   const registry = new ToolRegistry(builtinTools());

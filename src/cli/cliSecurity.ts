@@ -29,6 +29,8 @@ export function cliSecurity(options: CliOptions, file: CliFileConfig, io: { env:
   const rules = cliRules(options, file);
   const redactor = new Redactor();
   if (apiKey) redactor.add(apiKey);
+  // The web search keys are known secrets even when short or named unusually (addFromEnvironment needs 8 characters).
+  for (const key of [options.web.tavilyKey, options.web.braveKey]) if (key) redactor.add(key);
   redactor.addFromEnvironment(io.env);
   const environment: EnvironmentRules = { passThrough: rules.envPassThrough, isSecretValue: (value) => redactor.contains(value) };
   return {

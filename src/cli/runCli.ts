@@ -9,6 +9,7 @@ import { runTask } from '../agent/flow/runTask';
 import type { ModelTiers } from '../agent/flow/modelTiers';
 import type { Model } from '../agent/model/types';
 import { OpenAICompatibleModel } from '../agent/model/openaiModel';
+import { promptGuarded, type PromptRedact } from '../agent/model/promptBoundary';
 import { ToolRegistry } from '../agent/tools/toolRegistry';
 import { builtinTools } from '../agent/tools/builtins';
 import type { Logger } from '../agent/ports';
@@ -170,7 +171,7 @@ export async function runCli(io: CliIo): Promise<number> {
   events.subscribe((envelope) => history.append(envelope));
   subscribeOutput(events, options.json, io);
 
-  const models = cliModels(options, modelMaker(options, apiKey, logger));
+  const models = cliModels(options, modelMaker(options, apiKey, logger, (text) => security.redactor.redact(text)));
   const defaultModel = models.default;
   // Every child of this process (commands, git, ripgrep, the browser) follows these rules.
   setChildEnvironmentRules(() => security.environment);
@@ -231,12 +232,16 @@ function endpointProblem(options: CliOptions, apiKey: string | undefined): strin
   return undefined;
 }
 
-/** Builds the run's models by name: the endpoint, key and tool protocol of the options (Azure's client with `--azure-api-version`). */
-function modelMaker(options: CliOptions, apiKey: string | undefined, logger: Logger): (name: string, vision?: boolean) => Model {
+/**
+ * Builds the run's models by name: the endpoint, key and tool protocol of the options (Azure's
+ * client with `--azure-api-version`), each behind the prompt boundary (`promptGuarded`), so MCP
+ * sampling, which is answered outside the task's flow, redacts its requests as the flow does.
+ */
+function modelMaker(options: CliOptions, apiKey: string | undefined, logger: Logger, redact: PromptRedact): (name: string, vision?: boolean) => Model {
   const baseURL = options.baseUrl ?? 'https://api.openai.com/v1';
   return (name, vision = false) =>
-    new OpenAICompatibleModel({
+    promptGuarded(new OpenAICompatibleModel({
       baseURL, apiKey: apiKey ?? 'not-needed', model: name, toolProtocol: options.toolProtocol, clock: systemClock, logger, vision,
       ...(options.azureApiVersion ? { azureApiVersion: options.azureApiVersion } : {}),
-    });
+    }), redact);
 }

@@ -1,4 +1,5 @@
 import type { BlobResourceContents, ContentBlock, TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
+import { frameUntrusted } from '../agent/web/untrustedText';
 
 /** An image an MCP server returned, kept beside the text the model sees. */
 export interface McpImage {
@@ -69,4 +70,14 @@ export function renderResourceContents(contents: readonly (TextResourceContents 
   const images: McpImage[] = [];
   const text = contents.map((content) => renderResourceContent(content, images)).join('\n\n');
   return { text, images };
+}
+
+/**
+ * An MCP server's text as the model reads it: inside the one untrusted-content frame (see
+ * agent/web/untrustedText.ts), with the server and what it answered (tool, resource URI) as the
+ * frame's metadata. A server is outside code: its results are data, never instructions.
+ */
+export function frameMcpText(kind: 'MCP tool result' | 'MCP resource', server: string, what: string, text: string): string {
+  if (kind === 'MCP resource') return frameUntrusted({ kind, source: `MCP server "${server}"`, url: what }, text);
+  return frameUntrusted({ kind, source: `MCP server "${server}", tool "${what}"` }, text);
 }

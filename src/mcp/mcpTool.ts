@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { truncateHeadTail } from '../agent/context/truncate';
 import { ToolError } from '../agent/errors';
 import type { AnyTool, ToolContext, ToolResult } from '../agent/tools/tool';
-import { renderContent } from './mcpContent';
+import { frameMcpText, renderContent } from './mcpContent';
 import { modelFacingSchema, type ArgumentsCheck } from './toolSchema';
 
 /** How a call reaches its server; implemented by the hub's per-server connection. */
@@ -98,7 +98,7 @@ export function createMcpTool(options: McpToolOptions): AnyTool {
       });
       const { text, images } = resultText(result);
       const cut = truncateHeadTail(text, options.maxResultChars, 'the MCP tool output was cut').text;
-      const content = cut.trim() === '' ? (result.isError ? `\`${options.exposedName}\` failed without a message.` : '(no output)') : cut;
+      const content = cut.trim() === '' ? (result.isError ? `\`${options.exposedName}\` failed without a message.` : '(no output)') : frameMcpText('MCP tool result', options.server, options.definition.name, cut);
       return { content, ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}) };
     },
   };

@@ -3,7 +3,7 @@ import { truncateHeadTail } from '../agent/context/truncate';
 import { ToolError } from '../agent/errors';
 import { defineTool, type AnyTool } from '../agent/tools/tool';
 import { McpError } from './mcpSdk';
-import type { RenderedContent } from './mcpContent';
+import { frameMcpText, type RenderedContent } from './mcpContent';
 import type { McpResourceInfo } from './mcpTypes';
 
 /** Name of the resources tool. */
@@ -59,7 +59,8 @@ export function createResourcesTool(source: ResourceSource, maxResultChars: numb
       if (!uri) throw new ToolError('`uri` is required for action "read"; list the resources first.');
       const rendered = await serverCall(() => source.readResource(uri, args.server, context.signal));
       const text = truncateHeadTail(rendered.text, maxResultChars, 'the resource was cut').text;
-      return { content: text || '(empty resource)', ...(rendered.images.length ? { images: rendered.images } : {}) };
+      const content = text ? frameMcpText('MCP resource', args.server ?? '(the one listing this URI)', uri, text) : '(empty resource)';
+      return { content, ...(rendered.images.length ? { images: rendered.images } : {}) };
     },
   });
 }

@@ -97,15 +97,36 @@ export async function loadRules(workspace: Workspace, settings: RulesSettings, f
   let left = settings.maxChars;
   for (const { path, kind } of found) {
     if (left <= 0) break;
-    const bytes = await quietly(() => workspace.readFile(path, signal));
-    if (!bytes) continue;
-    const full = new TextDecoder().decode(bytes).replace(/^\uFEFF/, '').trim();
+    const read = await quietly(() => readCapped(workspace, path, left, signal));
+    if (!read) continue;
+    const full = read.text.replace(/^\uFEFF/, '').trim();
     if (!full) continue;
-    const text = full.length <= left ? full : `${full.slice(0, left)}\n[… ${full.length - left} more characters of ${path} cut to fit the rules budget]`;
-    left -= Math.min(full.length, left);
-    loaded.push({ path, kind, text, chars: full.length, truncated: text !== full });
+    const cut = full.length > left || read.more > 0;
+    const kept = full.slice(0, left);
+    const note = read.more > 0
+      ? `more characters of ${path} cut to fit the rules budget (the file has ${read.size} bytes; only its start was read)`
+      : `${full.length - left} more characters of ${path} cut to fit the rules budget`;
+    const text = cut ? `${kept}\n[… ${note}]` : full;
+    left -= kept.length;
+    loaded.push({ path, kind, text, chars: read.more > 0 ? read.size : full.length, truncated: cut });
   }
   return loaded;
+}
+
+/** Longest UTF-8 encoding of one character: `chars` characters never need more than four bytes each. */
+const MAX_UTF8_BYTES_PER_CHAR = 4;
+
+/**
+ * The start of a rules file, read up to what `chars` characters can take (a range read: a sparse
+ * 1.5 GB AGENTS.md costs a few kilobytes), decoded without a split character at the cut; `more` is
+ * the count of bytes not read and `size` the file's size.
+ */
+async function readCapped(workspace: Workspace, path: string, chars: number, signal?: AbortSignal): Promise<{ text: string; more: number; size: number }> {
+  const range = await workspace.readRange(path, { offset: 0, length: chars * MAX_UTF8_BYTES_PER_CHAR + 4 }, signal);
+  const more = Math.max(0, range.size - range.bytes.length);
+  // `stream: true` keeps a character cut at the end of the range out of the text instead of a U+FFFD.
+  const text = new TextDecoder().decode(range.bytes, { stream: more > 0 });
+  return { text, more, size: range.size };
 }
 
 /** The system prompt section that carries the rules (empty when there are none). */

@@ -4,6 +4,7 @@ import { runAgent } from '../loop/runAgent';
 import { DEFAULT_LIMITS, type AgentLimits, type AgentRunResult } from '../loop/runTypes';
 import type { LoadedRule } from '../context/rulesFiles';
 import { priceOf } from '../model/modelCatalog';
+import { promptGuardedTiers } from '../model/promptBoundary';
 import type { ChatMessage, Model, ToolChoice } from '../model/types';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { ChangeTracker } from './changeTracker';
@@ -36,8 +37,14 @@ export interface FlowContext {
   backgroundEndings: BackgroundEndings;
 }
 
-/** Builds the context of one `runTask` / `retryStep` / `resumeTask` call; `earlier`: what the task's earlier runs spent. */
-export function createFlowContext(options: RunTaskOptions, language: Language, changedFiles: readonly string[] = [], earlier?: CostFigures): FlowContext {
+/**
+ * Builds the context of one `runTask` / `retryStep` / `resumeTask` call; `earlier`: what the task's
+ * earlier runs spent. This is where a run's models pass the prompt boundary: every tier is wrapped
+ * so each request is redacted (the run's event redactor) right before it leaves, whichever part of
+ * the flow calls it; every model call of a task goes through `ctx.options.models`.
+ */
+export function createFlowContext(given: RunTaskOptions, language: Language, changedFiles: readonly string[] = [], earlier?: CostFigures): FlowContext {
+  const options: RunTaskOptions = { ...given, models: promptGuardedTiers(given.models, given.events.redactor) };
   // One turn limit for the user to set: it bounds a direct run and each plan step alike, unless a
   // shell sets a separate per-step limit.
   const stepTurns = options.limits?.maxTurnsPerStep ?? options.agentLimits?.maxTurns;

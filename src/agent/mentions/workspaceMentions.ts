@@ -24,7 +24,10 @@ export function workspaceMentions(workspace: Workspace, others: MentionResolver[
         if (!stat) return { ok: false, reason: `${path || '.'} does not exist` };
         if (stat.kind === 'dir') return folder(workspace, path, signal);
         if (stat.size > MAX_ATTACH_BYTES) return { ok: false, reason: `${path} is ${stat.size} bytes, too large to attach; the agent can read it with read_file` };
-        const text = decodeText(path, await workspace.readFile(path, signal)).text;
+        // A range read of at most the cap: the size checked above may have grown since (a file being written, a swap for a sparse giant).
+        const range = await workspace.readRange(path, { offset: 0, length: MAX_ATTACH_BYTES }, signal);
+        if (range.size > MAX_ATTACH_BYTES) return { ok: false, reason: `${path} is ${range.size} bytes, too large to attach; the agent can read it with read_file` };
+        const text = decodeText(path, range.bytes).text;
         return { ok: true, title: path, content: text };
       } catch (error) {
         if (isCancellation(error) || signal.aborted) throw error;

@@ -9,9 +9,20 @@ const MIN_ENV_SECRET_LENGTH = 8;
 const KEY_PATTERNS: RegExp[] = [/\bsk-[A-Za-z0-9_-]{12,}/g, /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{12,}/gi];
 
 /**
- * Replaces known secrets (and anything shaped like an API key) with `[redacted]`. The core applies
- * it to every event (`EventStream`), every tool result before the model sees it, and the report;
- * the shells apply it to their logs.
+ * `.env`-style assignments: `NAME=value` at the start of a line (or of a JSON string, or after an
+ * escaped `\n` inside one, as events are redacted in their JSON form), with an optional `export `.
+ * A line may carry a gutter as tools print it (`12| `, `12\t`, grep's `path:12:`), a markdown list,
+ * quote or code mark, or a `#` (a commented-out line still holds a real value). No spaces
+ * around `=`: code such as `token = getToken()` stays readable for the agent's edits.
+ * Groups: 1 the line's start, 2 gutter and `export `, 3 the name, 4 an opening quote (maybe escaped), 5 the value.
+ */
+const ENV_LINE = /(^|\n|\\n|\\r|")((?:[^\s:"\\]+:\d+:)?(?:[ \t]*\d+(?:\||:|\t|\\t)[ \t]?)?[ \t]*(?:[-*+>#][ \t]*|`)*(?:export[ \t]+)?)([A-Za-z_][A-Za-z0-9_.-]*)=(\\?["']|)((?<=")[^"\\\n]{6,}|(?<=')[^'\\\n]{6,}|[^\s"'`\\]{6,})/gm;
+
+/**
+ * Replaces known secrets (registered values, values of secret-looking `NAME=value` lines, and
+ * anything shaped like an API key) with `[redacted]`. The core applies it to every model request
+ * (model/promptBoundary.ts), every event (`EventStream`), every tool result and the report; the
+ * shells apply it to their logs.
  */
 export class Redactor {
   private readonly secrets = new Set<string>();
@@ -35,12 +46,22 @@ export class Redactor {
     return false;
   }
 
-  /** The text with every registered secret and key-shaped string replaced. */
+  /** The text with every registered secret, secret-looking assignment and key-shaped string replaced. */
   redact(text: string): string {
     let out = text;
     // Longest first, so a secret that contains another is replaced whole.
     for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) out = out.split(secret).join('[redacted]');
+    out = redactEnvLines(out);
     for (const pattern of KEY_PATTERNS) out = out.replace(pattern, (_match, prefix?: string) => `${typeof prefix === 'string' ? prefix : ''}[redacted]`);
     return out;
   }
+}
+
+/** The value of every `NAME=value` line whose name looks secret (`.env`, `export X=…`) replaced; the name stays, so the model knows the variable exists. */
+export function redactEnvLines(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(ENV_LINE, (...found: string[]) => {
+    const [match, start, prefix, name, quote, value] = found as [string, string, string, string, string, string];
+    return looksSecret(name) && !value.startsWith('$') && !value.startsWith('[redacted]') ? `${start}${prefix}${name}=${quote}[redacted]` : match;
+  });
 }

@@ -20,6 +20,8 @@ export interface FetchedPage {
   text: string;
   /** Set when the body was cut at the size cap. */
   truncatedAtBytes?: number;
+  /** Our own words on how the page was read (the plain-text fallback of a page too costly to convert). */
+  note?: string;
 }
 
 /** Fetches a URL; throws `WebRequestError` for refusals and failures, `CancelledError` on abort. */

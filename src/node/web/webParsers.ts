@@ -1,5 +1,5 @@
-// The web page parsers and charset tables (linkedom, Readability, turndown, iconv-lite): about half
-// of the extension bundle's bytes, needed only when a task fetches a page. The bundles keep this
+// The charset tables (iconv-lite): needed only when a task fetches a page, so the bundles keep this
 // module in a separate `dist/web.js` (scripts/build.mjs) that `loadWebParsers` requires on first use.
+// HTML to markdown (linkedom, Readability, Turndown) never loads on the main thread: it runs in a
+// worker thread with its own limits (boundedHtml.ts, `dist/html-worker.js`).
 export { decodeText } from './decodeText';
-export { htmlToMarkdown } from './htmlToMarkdown';

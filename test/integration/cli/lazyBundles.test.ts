@@ -13,7 +13,7 @@ const dist = path.resolve(__dirname, '../../../dist');
 /** Each lazy bundle and the exports its loader uses. */
 const LAZY: Array<{ file: string; exports: string[] }> = [
   { file: 'tokenizer.js', exports: ['countTokens'] },
-  { file: 'web.js', exports: ['decodeText', 'htmlToMarkdown'] },
+  { file: 'web.js', exports: ['decodeText'] },
   { file: 'openai.js', exports: ['OpenAI', 'APIError', 'APIConnectionError', 'APIUserAbortError'] },
   { file: 'mcp-sdk.js', exports: ['Client', 'StdioClientTransport', 'StreamableHTTPClientTransport', 'SSEClientTransport', 'McpError', 'AjvJsonSchemaValidator'] },
   { file: 'shell-parser.js', exports: ['Parser', 'Language'] },
@@ -37,9 +37,22 @@ function node(script: string, ...args: string[]): string {
 describe('lazy bundles (the built dist/)', () => {
   it('loading the extension loads none of them', () => {
     const loaded = JSON.parse(node(`${STUB_VSCODE} require(process.argv[1]); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`, path.join(dist, 'extension.js'))) as string[];
-    const lazy = loaded.filter((file) => LAZY.some((bundle) => path.basename(file) === bundle.file));
+    const lazy = loaded.filter((file) => LAZY.some((bundle) => path.basename(file) === bundle.file) || path.basename(file) === 'html-worker.js');
     assert.deepEqual(lazy, []);
     assert.ok(loaded.includes(path.join(dist, 'extension.js')));
+  });
+
+  it('html-worker.js converts a page in a worker thread started from beside the bundles (as boundedHtml does)', () => {
+    const worker = path.join(dist, 'html-worker.js');
+    assert.ok(existsSync(worker), `${worker} is missing`);
+    const out = node(
+      `const { Worker } = require('node:worker_threads');
+       const w = new Worker(process.argv[1], { resourceLimits: { maxOldGenerationSizeMb: 256 } });
+       w.once('message', (m) => { process.stdout.write(JSON.stringify(m)); void w.terminate(); });
+       w.postMessage({ html: '<html><head><title>T</title></head><body><p>Hello <a href="/x">link</a></p></body></html>', url: 'http://site.test/' });`,
+      worker,
+    );
+    assert.deepEqual(JSON.parse(out), { ok: true, page: { title: 'T', markdown: 'Hello [link](http://site.test/x)' } });
   });
 
   for (const bundle of LAZY) {

@@ -129,7 +129,7 @@ describe('stepwise run (CLI): web research and images', function () {
     const lastResearch = requestText(research.at(-1)!);
     assert.match(lastResearch, /```ts\nimport \{ fetchJson \} from 'fetch-json-lite';/);
     assert.match(lastResearch, /transfer torque between shafts/);
-    assert.match(lastResearch, /UNTRUSTED WEB CONTENT/);
+    assert.match(lastResearch, /UNTRUSTED CONTENT/);
     // The coder's step saw the researcher's summary and wrote the file.
     assert.match(requestText(requestsOf(fake!.chatRequests(), 'step:Write the notes')[0]!), /timeoutMs \(default 10000\)/);
     assert.equal(await readFile(path.join(ws, 'notes/fetch-json.md'), 'utf8'), notes);

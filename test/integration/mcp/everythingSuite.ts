@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { isCancellation } from '../../../src/agent/errors';
 import { createModelSamplingHandler, type McpServerConfig, type SamplingRequest } from '../../../src/mcp';
 import { ScriptedModel } from '../../support/scriptedModel';
-import { callTool, directContext, makeHub, ofType, processGone, runScripted, tempDir } from './mcpKit';
+import { callTool, directContext, makeHub, ofType, processGone, runScripted, tempDir, unframed } from './mcpKit';
 
 const approveAll = () => ({ approved: true as const });
 
@@ -82,7 +82,7 @@ export function everythingSuite(
       assert.equal(result.outcome, 'finished');
       const results = ofType(events, 'tool_result');
       assert.deepEqual(
-        results.map((r) => [r.name, r.isError, r.content]),
+        results.map((r) => [r.name, r.isError, unframed(r.content)]),
         [
           ['everything__echo', false, 'Echo: hello mcp'],
           ['everything__get-sum', false, 'The sum of 2 and 40 is 42.'],
@@ -140,7 +140,7 @@ export function everythingSuite(
       const settled = await outcome;
       assert.ok('error' in settled && isCancellation(settled.error), `expected cancellation, got ${JSON.stringify(settled)}`);
       const after = await callTool(kit.registry, 'everything__echo', { message: 'still here' }, directContext({ decide: approveAll }).context);
-      assert.equal(after.content, 'Echo: still here');
+      assert.equal(unframed(after.content), 'Echo: still here');
     });
 
     it('ends a run as cancelled when it is cancelled during an MCP call', async () => {

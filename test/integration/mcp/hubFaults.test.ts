@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { startEverythingHttp } from './httpServers';
-import { callTool, directContext, EVERYTHING_SCRIPT, everythingStdio, livePidsWith, makeHub, ofType, processGone, runScripted, stdioServer } from './mcpKit';
+import { callTool, directContext, EVERYTHING_SCRIPT, everythingStdio, livePidsWith, makeHub, ofType, processGone, runScripted, stdioServer, unframed } from './mcpKit';
 
 const approveAll = () => ({ approved: true as const });
 const fastRestarts = { initialDelayMs: 100, maxDelayMs: 400, maxAttempts: 3 };
@@ -59,7 +59,7 @@ describe('MCP hub: crashes, restarts and broken servers', function () {
     assert.deepEqual(statuses.slice(statuses.indexOf('error')), ['error', 'restarting', 'connecting', 'connected', ...statuses.slice(statuses.indexOf('error') + 4)]);
     assert.ok(processGone(firstPid));
     const echo = await callTool(kit.registry, 'everything__echo', { message: 'back' }, directContext({ decide: approveAll }).context);
-    assert.equal(echo.content, 'Echo: back');
+    assert.equal(unframed(echo.content), 'Echo: back');
   });
 
   it('an HTTP server that goes away: the call fails clearly and the hub reconnects once it is back', async () => {
@@ -77,7 +77,7 @@ describe('MCP hub: crashes, restarts and broken servers', function () {
       server = await startEverythingHttp('streamableHttp', port);
       await kit.waitFor(() => kit.hub.state('remote')?.status === 'connected', 'reconnect');
       const echo = await callTool(kit.registry, 'remote__echo', { message: 'back' }, directContext().context);
-      assert.equal(echo.content, 'Echo: back');
+      assert.equal(unframed(echo.content), 'Echo: back');
     } finally {
       await server.stop();
     }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RESOURCES_TOOL_NAME } from '../../../src/mcp';
-import { callTool, directContext, everythingStdio, makeHub, ofType, runScripted, stdioServer, tempDir } from './mcpKit';
+import { callTool, directContext, everythingStdio, makeHub, ofType, runScripted, stdioServer, tempDir, unframed } from './mcpKit';
 
 const TOGGLING_SCRIPT = resolve(__dirname, 'fixtures/togglingServer.mjs');
 const DOCS = resolve(__dirname, '../../../node_modules/@modelcontextprotocol/server-everything/dist/docs');
@@ -41,7 +41,7 @@ describe('MCP hub: results, resources, approvals and changing tool lists (stdio)
     assert.deepEqual(approvals.map((a) => a.tool), ['everything__get-sum']);
     assert.equal(approvals[0]?.title, 'Call MCP tool "get-sum" of server "everything"');
     const results = ofType(events, 'tool_result');
-    assert.deepEqual(results.map((r) => [r.isError, r.content]), [
+    assert.deepEqual(results.map((r) => [r.isError, unframed(r.content)]), [
       [false, 'Echo: free'],
       [true, 'The user declined the call to `everything__get-sum`: not today. Nothing was sent.'],
     ]);
@@ -84,8 +84,8 @@ describe('MCP hub: results, resources, approvals and changing tool lists (stdio)
     const message = `START ${'x'.repeat(10_000)} END`;
     const result = await callTool(kit.registry, 'everything__echo', { message }, directContext().context);
     assert.ok(result.content.length < 2500, `length ${result.content.length}`);
-    assert.match(result.content, /^Echo: START/);
-    assert.match(result.content, /END$/);
+    assert.match(unframed(result.content), /^Echo: START/);
+    assert.match(unframed(result.content), /END$/);
     assert.match(result.content, /characters omitted; the MCP tool output was cut/);
   });
 
@@ -112,8 +112,8 @@ describe('MCP hub: results, resources, approvals and changing tool lists (stdio)
     const long = names.find((name) => name.startsWith('toggling__xxxx'));
     assert.ok(long && long.length === 64 && /_[0-9a-f]{6}$/.test(long), long);
     const context = directContext().context;
-    assert.equal((await callTool(kit.registry, 'toggling__weird_name_with_dots', {}, context)).content, 'weird ok');
-    assert.equal((await callTool(kit.registry, long, {}, context)).content, 'long ok');
+    assert.equal(unframed((await callTool(kit.registry, 'toggling__weird_name_with_dots', {}, context)).content), 'weird ok');
+    assert.equal(unframed((await callTool(kit.registry, long, {}, context)).content), 'long ok');
   });
 
   it('follows tools/list_changed: a tool added during a run is offered on the next turn, then removed', async () => {
@@ -128,7 +128,7 @@ describe('MCP hub: results, resources, approvals and changing tool lists (stdio)
       { text: 'done' },
     ]);
     assert.equal(result.outcome, 'finished');
-    assert.deepEqual(ofType(events, 'tool_result').map((r) => r.content), ['added', 'extra: hi']);
+    assert.deepEqual(ofType(events, 'tool_result').map((r) => unframed(r.content)), ['added', 'extra: hi']);
     assert.ok(!model.requests[0]!.tools.some((t) => t.name === 'toggling__extra'));
     assert.ok(model.requests[2]!.tools.some((t) => t.name === 'toggling__extra'));
     await callTool(kit.registry, 'toggling__remove-tool', {}, directContext().context);

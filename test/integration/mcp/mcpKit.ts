@@ -175,3 +175,9 @@ export async function tempDir(prefix: string): Promise<{ path: string; remove: (
   const path = await mkdtemp(join(tmpdir(), prefix));
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
+
+/** The server's words inside a tool result's untrusted-content frame (the frame itself is checked in test/unit/web/untrustedText.test.ts). */
+export function unframed(content: string): string {
+  const match = /^<<<UNTRUSTED CONTENT \(MCP tool result\)[^\n]*\nSource: [^\n]*\n---\n([\s\S]*)\nEND OF UNTRUSTED CONTENT>>>$/.exec(content);
+  return match ? match[1]! : content;
+}

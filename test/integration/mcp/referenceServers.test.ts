@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILESYSTEM_SCRIPT, MEMORY_SCRIPT, makeHub, ofType, runScripted, stdioServer, tempDir } from './mcpKit';
+import { FILESYSTEM_SCRIPT, MEMORY_SCRIPT, makeHub, ofType, runScripted, stdioServer, tempDir, unframed } from './mcpKit';
 
 describe('MCP hub with server-filesystem and server-memory in agent runs', function () {
   this.timeout(60_000);
@@ -51,7 +51,7 @@ describe('MCP hub with server-filesystem and server-memory in agent runs', funct
     assert.equal(result.outcome, 'finished');
     const results = ofType(events, 'tool_result');
     assert.deepEqual(results.map((r) => r.isError), [false, false]);
-    assert.equal(results[1]?.content, 'plan, then act\n');
+    assert.equal(unframed(results[1]?.content ?? ''), 'plan, then act\n');
     assert.equal(await readFile(path, 'utf8'), 'plan, then act\n');
     assert.deepEqual(approvals.map((a) => a.tool), ['filesystem__write_file', 'filesystem__read_text_file']);
   });
@@ -89,7 +89,7 @@ describe('MCP hub with server-filesystem and server-memory in agent runs', funct
     const [created, graph] = ofType(events, 'tool_result');
     assert.equal(created?.isError, false);
     assert.equal(graph?.isError, false);
-    const parsed = JSON.parse(graph?.content ?? '{}') as { entities: { name: string; entityType: string; observations: string[] }[] };
+    const parsed = JSON.parse(unframed(graph?.content ?? '{}')) as { entities: { name: string; entityType: string; observations: string[] }[] };
     assert.deepEqual(parsed.entities, [{ name: 'Stepwise', entityType: 'project', observations: ['plans before it acts'] }]);
     assert.match(await readFile(join(memory.path, 'memory.jsonl'), 'utf8'), /"name":"Stepwise"/);
   });

@@ -51,14 +51,14 @@ describe('browser tool in Chromium against a local site', function () {
     const signedIn = await h.call('browser', { action: 'click', text: 'Sign in', role: 'button', name: 'Sign in' });
     assert.equal(signedIn.isError, undefined, signedIn.content);
     const welcome = await h.call('browser', { action: 'wait_for', text: 'Welcome, Ada' });
-    assert.match(welcome.content, /Page: http:\/\/127\.0\.0\.1:\d+\/home/);
+    assert.match(welcome.content, /URL: http:\/\/127\.0\.0\.1:\d+\/home/);
 
     const orders = await h.call('browser', { action: 'click', text: 'Orders' });
     assert.equal(orders.isError, undefined, orders.content);
-    assert.match(orders.content, /Page: http:\/\/127\.0\.0\.1:\d+\/orders/);
+    assert.match(orders.content, /URL: http:\/\/127\.0\.0\.1:\d+\/orders/);
     const table = await h.call('browser', { action: 'snapshot' });
     for (const cell of ['A-1001', 'Widget W-42', '12.50 EUR', 'A-1002', 'Shaft S-7', '48.00 EUR']) assert.match(table.content, new RegExp(`cell "${cell}"`));
-    assert.match(table.content, /UNTRUSTED WEB CONTENT/);
+    assert.match(table.content, /UNTRUSTED CONTENT/);
 
     const scrolled = await h.call('browser', { action: 'scroll', direction: 'down' });
     assert.equal(scrolled.isError, undefined, scrolled.content);

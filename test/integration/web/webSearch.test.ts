@@ -69,7 +69,7 @@ describe('web_search providers (local fakes in the real formats)', () => {
     assert.match(result.content, /Search results for "widgets" from Brave Search:/);
     assert.match(result.content, /\(Tavily failed: Tavily answered HTTP 500: .*; used the next provider\)/);
     assert.match(result.content, /1\. Widgets - a guide\n {3}https:\/\/widgets\.example\.org\/guide/);
-    assert.match(result.content, /UNTRUSTED WEB CONTENT/);
+    assert.match(result.content, /UNTRUSTED CONTENT/);
     assert.equal(tavily.requests.length, 1);
     assert.equal(brave.requests.length, 1);
     assert.equal(h.approvals[0]!.category, 'web');

@@ -7,6 +7,7 @@ import { createMcpTool, type McpToolInvoker } from '../../../src/mcp/mcpTool';
 import { ToolSchemaChecker } from '../../../src/mcp/toolSchema';
 import type { AgentEvent } from '../../../src/shared/events';
 import { recordingApprover, scriptedAsker, stubCommandRunner, stubWorkspace } from '../../support/stubPorts';
+import { frameMcpText } from '../../../src/mcp/mcpContent';
 
 const schema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -68,7 +69,7 @@ describe('MCP tool wrapper', () => {
   it('asks approval with the arguments, streams progress, returns text', async () => {
     const { call, events, approver } = setup({ content: [{ type: 'text', text: 'a.txt' }, { type: 'text', text: 'b.txt' }] });
     const result = await call({ path: 'src' });
-    assert.deepEqual(result, { content: 'a.txt\n\nb.txt' });
+    assert.deepEqual(result, { content: frameMcpText('MCP tool result', 'files', 'list', 'a.txt\n\nb.txt') });
     assert.equal(approver.requests[0]?.category, 'mcp');
     assert.match(approver.requests[0]?.detail ?? '', /"path": "src"/);
     assert.deepEqual(
@@ -79,12 +80,12 @@ describe('MCP tool wrapper', () => {
 
   it('returns isError results as error results and uses structured content when there is no text', async () => {
     assert.deepEqual(await setup({ content: [{ type: 'text', text: 'no such folder' }], isError: true }, true).call({ path: 'x' }), {
-      content: 'no such folder',
+      content: frameMcpText('MCP tool result', 'files', 'list', 'no such folder'),
       isError: true,
     });
     assert.deepEqual(await setup({ content: [], isError: true }, true).call({ path: 'x' }), { content: '`files__list` failed without a message.', isError: true });
     assert.deepEqual(await setup({ content: [], structuredContent: { files: ['a'] } }, true).call({ path: 'x' }), {
-      content: '{\n  "files": [\n    "a"\n  ]\n}',
+      content: frameMcpText('MCP tool result', 'files', 'list', '{\n  "files": [\n    "a"\n  ]\n}'),
     });
   });
 });

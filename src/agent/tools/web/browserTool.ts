@@ -90,11 +90,12 @@ export function browserTool(session: BrowserSession): AnyTool {
       throwIfAborted(context.signal);
       try {
         const seen = await session.run(action, context.signal);
-        const header = `Page: ${seen.url}\nTitle: ${seen.title}${refusedLines(seen.refused)}`;
-        if (seen.screenshot) return { content: `${header}\nScreenshot taken (image 1).`, images: [seen.screenshot] };
+        // The page's URL, title and the URLs it asked for that the policy refused are the page's words: inside the frame.
+        const origin = { kind: 'browser page' as const, source: 'the browser', url: seen.url, ...(seen.title ? { title: seen.title } : {}) };
+        if (seen.screenshot) return { content: `Screenshot taken (image 1).\n${frameUntrusted(origin, `(see the screenshot)${refusedLines(seen.refused)}`)}`, images: [seen.screenshot] };
         const snapshot = seen.snapshot ?? '';
         const cut = snapshot.length > SNAPSHOT_CHARS ? `${snapshot.slice(0, SNAPSHOT_CHARS)}\n… (snapshot cut; scroll or use wait_for / click to narrow)` : snapshot;
-        return { content: snapshot ? `${header}\n${frameUntrusted(seen.url, cut)}` : header };
+        return { content: frameUntrusted(origin, `${cut || '(no snapshot)'}${refusedLines(seen.refused)}`) };
       } catch (error) {
         if (isCancellation(error) || context.signal.aborted) throw error;
         if (error instanceof WebRequestError) throw new ToolError(error.message);

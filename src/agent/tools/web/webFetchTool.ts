@@ -15,16 +15,25 @@ export const WebFetchArgs = z.object({
 });
 export type WebFetchArgs = z.infer<typeof WebFetchArgs>;
 
-/** The result text: a header (URL, title, which part), then the framed page text. */
+/** The media type alone (`text/html`), or `unknown`: the header's parameters are the server's words and stay out of our lines. */
+function mediaType(contentType: string): string {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'unknown';
+}
+
+/**
+ * The result text: our own lines (type, which part, how to page on), then the frame with the page's
+ * URL and title inside it, so a title cannot close the frame or pose as our words.
+ */
 export function renderPage(page: FetchedPage, start: number, pageChars = WEB_PAGE_CHARS): string {
   const total = page.text.length;
   const end = Math.min(total, start + pageChars);
-  const header = [`URL: ${page.url}`];
-  if (page.title) header.push(`Title: ${page.title}`);
-  header.push(`Content-Type: ${page.contentType} (shown as ${page.format})`);
+  const header = [`web_fetch: a ${mediaType(page.contentType)} page, shown as ${page.format}.`];
+  if (page.note) header.push(`Note: ${page.note}`);
   if (page.truncatedAtBytes) header.push(`Note: the page was cut at ${page.truncatedAtBytes} bytes (the download size cap).`);
+  const origin = { kind: 'web page' as const, source: 'web_fetch', url: page.url, ...(page.title ? { title: page.title } : {}) };
   if (start >= total && total > 0) {
-    return [...header, `The page has ${total} characters; start=${start} is past its end.`].join('\n');
+    return [...header, `The page has ${total} characters; start=${start} is past its end.`, frameUntrusted(origin, '')].join('\n');
   }
   header.push(
     end < total
@@ -33,7 +42,7 @@ export function renderPage(page: FetchedPage, start: number, pageChars = WEB_PAG
         ? `Showing characters ${start}-${end} of ${total} (the end).`
         : `Length: ${total} characters.`,
   );
-  return `${header.join('\n')}\n\n${frameUntrusted(page.url, page.text.slice(start, end) || '(empty page)')}`;
+  return `${header.join('\n')}\n\n${frameUntrusted(origin, page.text.slice(start, end) || '(empty page)')}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isCancellation, ToolError } from '../../errors';
 import { searchWithFallback, type SearchOutcome } from '../../web/searchFallback';
-import { frameUntrusted } from '../../web/untrustedText';
+import { defuseMarkers, frameUntrusted } from '../../web/untrustedText';
 import { WebRequestError, type SearchProvider } from '../../web/webPorts';
 import { rejectionResult } from '../builtins/rejection';
 import { defineTool, type AnyTool } from '../tool';
@@ -17,18 +17,25 @@ export const WebSearchArgs = z.object({
   count: z.number().int().min(1).max(SEARCH_MAX_COUNT).optional().describe(`results wanted, default ${SEARCH_DEFAULT_COUNT}`),
 });
 
-/** The numbered list of hits the model reads, framed as untrusted text. */
+/** One line of a hit's field: the provider's text with its line breaks and runs of space folded. */
+const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
+
+/**
+ * The numbered list of hits the model reads: every hit's title, URL and snippet inside one
+ * untrusted-content frame (a search engine relays what pages say about themselves), and a failed
+ * provider's message (which may quote its server) defused too.
+ */
 export function renderSearch(query: string, outcome: SearchOutcome): string {
   const lines = [`Search results for "${query}" from ${outcome.provider}:`];
-  for (const failure of outcome.failures) lines.push(`(${failure.provider} failed: ${failure.message}; used the next provider)`);
+  for (const failure of outcome.failures) lines.push(`(${failure.provider} failed: ${defuseMarkers(oneLine(failure.message))}; used the next provider)`);
   if (outcome.hits.length === 0) return [...lines, 'No results.'].join('\n');
   const body = outcome.hits
     .map((hit, i) => {
-      const snippet = hit.snippet.replace(/\s+/g, ' ').trim();
-      return `${i + 1}. ${hit.title.trim() || '(no title)'}\n   ${hit.url}\n   ${snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet}`;
+      const snippet = oneLine(hit.snippet);
+      return `${i + 1}. ${oneLine(hit.title) || '(no title)'}\n   ${oneLine(hit.url)}\n   ${snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet}`;
     })
     .join('\n');
-  return `${lines.join('\n')}\n${frameUntrusted(`a ${outcome.provider} search`, body)}\nRead a result with web_fetch; cite the URLs you use.`;
+  return `${lines.join('\n')}\n${frameUntrusted({ kind: 'search results', source: `a ${outcome.provider} search` }, body)}\nRead a result with web_fetch; cite the URLs you use.`;
 }
 
 /**

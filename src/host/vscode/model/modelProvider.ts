@@ -1,5 +1,6 @@
 import type { ModelTiers } from '../../../agent/flow/modelTiers';
 import { OpenAICompatibleModel } from '../../../agent/model/openaiModel';
+import { promptGuarded, type PromptRedact } from '../../../agent/model/promptBoundary';
 import type { Model } from '../../../agent/model/types';
 import type { Clock, Logger } from '../../../agent/ports';
 import type { StepwiseConfig } from '../../common/config/stepwiseConfig';
@@ -48,6 +49,8 @@ export class ModelProvider {
     private readonly env: NodeJS.ProcessEnv,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** The window's redactor: every model built here sends only redacted requests (MCP sampling included). */
+    private readonly redact: PromptRedact,
   ) {}
 
   /** Whether a run could start now (for the sidebar's empty state). */
@@ -63,7 +66,7 @@ export class ModelProvider {
     if (config.provider === 'vscode-lm') {
       const chat = await selectLmModel(config.model).catch(() => undefined);
       if (chat) {
-        const model = new LmChatModel(chat, { toolProtocol: config.toolProtocol });
+        const model = promptGuarded(new LmChatModel(chat, { toolProtocol: config.toolProtocol }), this.redact);
         return { tiers: { default: model }, displayName: chat.name || model.id, ...(chat.maxInputTokens > 0 ? { contextWindow: chat.maxInputTokens } : {}) };
       }
       this.logger.warn('stepwise.provider is vscode-lm but VS Code offers no language model; using the OpenAI-compatible endpoint');
@@ -78,7 +81,7 @@ export class ModelProvider {
     if (azure && !config.baseUrl) throw new ModelNotConfiguredError('No Azure OpenAI resource endpoint is set.', 'openSettings');
     if (!key && !custom) throw new ModelNotConfiguredError(`No API key is set for ${origin}.`, 'setApiKey', origin);
     const make = (name: string, vision: boolean): Model =>
-      new OpenAICompatibleModel({
+      promptGuarded(new OpenAICompatibleModel({
         vision,
         baseURL,
         apiKey: key?.key ?? '',
@@ -87,7 +90,7 @@ export class ModelProvider {
         toolProtocol: config.toolProtocol,
         clock: this.clock,
         logger: this.logger,
-      });
+      }), this.redact);
     const byName = new Map<string, Model>();
     // A model is built once per name and vision flag: the vision tier always reads images, the main
     // model only when `stepwise.models.visionCapable` says so.
