@@ -45,10 +45,10 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
   const base = { ...options, planMode: 'always' as const, review: 'auto' as const };
   if (!stored) {
     const ctx = createFlowContext({ ...base, task: options.instruction?.trim() || started.task }, detectLanguage(started.task), [], spentByRuns(options.history));
-  tellUntoldEndings(ctx, options.history);
+    tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
-      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns });
+      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
       return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
     });
   }
@@ -91,7 +91,7 @@ async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, in
   const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
   return settle(ctx, progress, async () => {
     const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];
-    const result = await runInner(ctx, { task: instruction, history, model: options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns });
+    const result = await runInner(ctx, { task: instruction, history, model: options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
     return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
   });
 }

@@ -39,7 +39,7 @@ export const DEFAULT_FLOW_LIMITS: FlowLimits = { maxPlanSteps: 8, maxReplans: 3,
 export type ReviewPlan = (plan: Plan, signal: AbortSignal) => Promise<Plan | undefined>;
 
 /** The ports a task acts through: those of a single agent run, without its model, limits and prompts. */
-export type TaskPorts = Omit<AgentRunOptions, 'model' | 'limits' | 'toolChoice' | 'systemPrompt' | 'history' | 'pinned' | 'beforeTool' | 'judgeFinish'>;
+export type TaskPorts = Omit<AgentRunOptions, 'model' | 'limits' | 'toolChoice' | 'systemPrompt' | 'history' | 'pinned' | 'beforeTool' | 'judgeFinish' | 'waits'>;
 
 /** Everything `runTask` needs. */
 export interface RunTaskOptions extends TaskPorts {
