@@ -47,6 +47,10 @@ export interface ReportStrings {
   findings: string;
   verification: string;
   notVerified: string;
+  /** A note beside prose that says the checks pass when a check failed after the last change (`{claim}`: what it says; `{facts}`: which check exited how). */
+  claimContradicted: string;
+  /** The same when no check ran after the last change. */
+  claimUnchecked: string;
   left: string;
   nothingLeft: string;
   steps: string;
@@ -65,6 +69,8 @@ const EN: ReportStrings = {
   findings: 'Findings',
   verification: 'How it was verified',
   notVerified: 'Not verified.',
+  claimContradicted: 'Note: the text above says the tests or checks pass; {facts}.',
+  claimUnchecked: 'Note: the text above says the tests or checks pass; no check ran after the last change.',
   left: 'What is left',
   nothingLeft: 'Nothing.',
   steps: 'Steps',
@@ -100,6 +106,8 @@ const ZH: ReportStrings = {
   findings: '发现',
   verification: '验证方式',
   notVerified: '未验证。',
+  claimContradicted: '注意：上文说测试或检查已通过；实际上 {facts}。',
+  claimUnchecked: '注意：上文说测试或检查已通过；最后一次修改之后没有运行任何检查。',
   left: '剩余工作',
   nothingLeft: '无。',
   steps: '步骤',
