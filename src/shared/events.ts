@@ -29,7 +29,8 @@ export const ApprovalCategory = z.enum(['read', 'edit', 'command', 'mcp', 'web']
 export type ApprovalCategory = z.infer<typeof ApprovalCategory>;
 
 /** Status of a plan step. */
-export const StepStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked', 'skipped']);
+/** `stopped`: the user stopped the step while it ran (not a failure; a resume runs it again). */
+export const StepStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked', 'skipped', 'stopped']);
 export type StepStatus = z.infer<typeof StepStatus>;
 
 /** Token usage of one model call. */

@@ -35,11 +35,11 @@ export const EXIT_CODE_OF_CLASS: Record<OutcomeClass, number> = { done: 0, parti
 const STATE_OF_CLASS: Record<OutcomeClass, AgentState> = { done: 'FINISHED', partial: 'FAILED', stopped: 'CANCELLED', failed: 'FAILED' };
 
 /** How a class looks: the badge's tone and icon (the webview's card, the status bar's message kind). */
-export const OUTCOME_BADGE: Record<OutcomeClass, { tone: 'ok' | 'warning' | 'neutral' | 'error'; icon: 'check' | 'warning' | 'stop' | 'error' }> = {
+export const OUTCOME_BADGE: Record<OutcomeClass, { tone: 'ok' | 'warning' | 'neutral' | 'error'; icon: 'check' | 'warning' | 'stop' | 'cross' }> = {
   done: { tone: 'ok', icon: 'check' },
   partial: { tone: 'warning', icon: 'warning' },
   stopped: { tone: 'neutral', icon: 'stop' },
-  failed: { tone: 'error', icon: 'error' },
+  failed: { tone: 'error', icon: 'cross' },
 };
 
 /** What a user can do after an outcome, in the order offered. */

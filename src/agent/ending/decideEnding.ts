@@ -60,6 +60,7 @@ function missingWords(step: StepFact): string {
   if (step.status === 'skipped') return step.skippedBy === 'user' ? 'skipped by you' : step.skippedBy === 'updater' ? 'skipped by the plan updater' : 'skipped';
   if (step.status === 'blocked') return 'blocked';
   if (step.status === 'failed') return 'failed';
+  if (step.status === 'stopped') return 'stopped by you';
   return 'not run';
 }
 

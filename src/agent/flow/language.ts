@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../../shared/events';
+import type { RunOutcome, StepStatus } from '../../shared/events';
 
 /** Languages the flow recognises in a task; everything else is written in English. */
 export type Language = 'zh' | 'ja' | 'ko' | 'en';
@@ -56,7 +56,7 @@ export interface ReportStrings {
   steps: string;
   images: string;
   sources: string;
-  status: Record<'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'skipped', string>;
+  status: Record<StepStatus, string>;
   outcome: Record<RunOutcome, string>;
 }
 
@@ -83,6 +83,7 @@ const EN: ReportStrings = {
     failed: 'failed',
     blocked: 'blocked',
     skipped: 'skipped',
+    stopped: 'stopped by you',
   },
   outcome: {
     finished: 'finished',
@@ -120,6 +121,7 @@ const ZH: ReportStrings = {
     failed: '失败',
     blocked: '受阻',
     skipped: '已跳过',
+    stopped: '已被你停止',
   },
   outcome: {
     finished: '已完成',

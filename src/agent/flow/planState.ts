@@ -60,7 +60,7 @@ export function applyStepStart(state: FlowState, stepId: string): Transition {
 }
 
 /** A step ended: its status and its one-paragraph note (summary, or why it failed); `budgetReached` when its token budget ended it. */
-export function applyStepResult(state: FlowState, stepId: string, result: { status: 'completed' | 'failed'; summary: string; budgetReached?: boolean }): Transition {
+export function applyStepResult(state: FlowState, stepId: string, result: { status: 'completed' | 'failed' | 'stopped'; summary: string; budgetReached?: boolean }): Transition {
   return next(state, (draft) => {
     stepOf(draft, stepId).status = result.status;
     draft.notes[stepId] = result.summary;

@@ -59,7 +59,7 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
   const progress: Progress = { route: 'plan', baseUsage: state.usage };
   return settle(ctx, progress, async () => {
     commit(ctx, progress, restoredState(state));
-    const stopped = state.plan.steps.find((s) => s.status === 'in_progress' || s.status === 'failed');
+    const stopped = state.plan.steps.find((s) => s.status === 'in_progress' || s.status === 'failed' || s.status === 'stopped');
     if (stopped) {
       commit(ctx, progress, applyRetry(progress.state!, stopped.id, 'resuming'));
       const messages = conversationFromEvents(stepEvents.get(stopped.id) ?? []);
@@ -76,7 +76,7 @@ function tellUntoldEndings(ctx: FlowContext, history: readonly AgentEvent[]): vo
 
 /** A plan with nothing left to run (no pending, running or failed step): a follow-up cannot continue it. */
 export function planIsDone(state: FlowState): boolean {
-  return !state.plan.steps.some((s) => s.status === 'pending' || s.status === 'in_progress' || s.status === 'failed');
+  return !state.plan.steps.some((s) => s.status === 'pending' || s.status === 'in_progress' || s.status === 'failed' || s.status === 'stopped');
 }
 
 /**
