@@ -44,11 +44,14 @@ const RUNNERS: Record<string, (args: readonly string[]) => boolean> = {
   npm: (a) => packageScript(a, ['test', 't', 'tst']),
   pnpm: (a) => packageScript(a, ['test', 't']) || CHECK_SCRIPT.test(subcommand(a).sub ?? '') || execRuns(a, 'exec'),
   yarn: (a) => packageScript(a, ['test']) || CHECK_SCRIPT.test(subcommand(a).sub ?? '') || execRuns(a, 'dlx') || execRuns(a, 'exec'),
-  bun: (a) => packageScript(a, ['test']) || execRuns(a, 'x'),
-  deno: (a) => sub(a, 'test', 'check', 'lint'),
-  node: (a) => sub(a, '--test') || a.includes('--test'),
-  python: (a) => pythonModule(a),
-  python3: (a) => pythonModule(a),
+  bun: (a) => packageScript(a, ['test']) || execRuns(a, 'x') || testFile(a),
+  deno: (a) => sub(a, 'test', 'check', 'lint') || testFile(a),
+  node: (a) => a.includes('--test') || testFile(a),
+  python: (a) => pythonModule(a) || testFile(a),
+  python3: (a) => pythonModule(a) || testFile(a),
+  ruby: testFile,
+  bash: testFile,
+  sh: testFile,
   go: (a) => sub(a, 'test', 'build', 'vet'),
   cargo: (a) => sub(a, 'test', 'build', 'check', 'clippy', 'nextest'),
   mvn: (a) => a.some((w) => ['test', 'verify', 'package', 'install'].includes(w)),
@@ -81,6 +84,12 @@ function packageScript(args: readonly string[], testNames: string[]): boolean {
 function execRuns(args: readonly string[], verb: string): boolean {
   const { sub: s, rest } = subcommand(args);
   return s === verb && isCheckProgram(toCall(rest));
+}
+
+/** A script run by an interpreter whose path names it a test or spec (`node test/add.test.js`, `python tests/test_api.py`). */
+function testFile(args: readonly string[]): boolean {
+  const file = subcommand(args).sub;
+  return file !== undefined && /(test|spec)/i.test(file);
 }
 
 function pythonModule(args: readonly string[]): boolean {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ConsoleRenderer } from '../../../src/cli/consoleRenderer';
-import { exitCodeFor } from '../../../src/cli/runCli';
+import { exitCodeForOutcome as exitCodeFor } from '../../../src/shared/outcomeClass';
 import { EventStream } from '../../../src/agent/events/eventStream';
 import type { AgentEvent } from '../../../src/shared/events';
 
