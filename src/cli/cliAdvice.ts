@@ -80,3 +80,10 @@ export function planChangeCli(event: { reason: string; change?: PlanChange }): s
       return `Resuming at "${c.step ?? ''}"`;
   }
 }
+
+/** ", ran 1.3 s, waited for you 96.7 s": the run's time apart from the time it waited for the user; empty when the event has no times. */
+export function durationsCli(event: { runningMs?: number; waitingMs?: number }): string {
+  if (event.runningMs === undefined) return '';
+  const waited = event.waitingMs ? `, waited for you ${(event.waitingMs / 1000).toFixed(1)} s` : '';
+  return ` (ran ${(event.runningMs / 1000).toFixed(1)} s${waited})`;
+}

@@ -2,7 +2,16 @@ import { compactTokens } from '../shared/compactTokens';
 import type { AgentEvent, AgentEventOf, CostFigures, EventEnvelope } from '../shared/events';
 import { endingWords } from '../agent/tools/backgroundEndings';
 import { figuresWords } from '../agent/flow/taskBudget';
-import { errorWordsCli, nextActionCli, outcomeWordsCli, planChangeCli } from './cliAdvice';
+import { durationsCli, errorWordsCli, nextActionCli, outcomeWordsCli, planChangeCli } from './cliAdvice';
+import { OUTCOME_CLASS, type OutcomeClass } from '../shared/outcomeClass';
+
+/** The last line's mark and colour per outcome class: ✓ green, ◐ yellow, ■ plain, ✗ red. */
+const CLASS_LOOK: Record<OutcomeClass, { mark: string; color: string }> = {
+  done: { mark: '✓', color: '32' },
+  partial: { mark: '◐', color: '33' },
+  stopped: { mark: '■', color: '0' },
+  failed: { mark: '✗', color: '31' },
+};
 
 /** Where the renderer writes; a TTY gets colours. */
 export interface RenderTarget {
@@ -72,9 +81,12 @@ export class ConsoleRenderer {
 
   /** The outcome in words, the summary and reason, what to do next, and the task's cost. */
   private runFinished(event: AgentEventOf<'run_finished'>, runId: string): void {
-    const ok = event.outcome === 'finished';
+    // Mark and colour from the outcome's class (src/shared/outcomeClass.ts), never a switch of our own.
+    const look = CLASS_LOOK[OUTCOME_CLASS[event.outcome]];
+    const ok = OUTCOME_CLASS[event.outcome] === 'done';
     const steps = event.stepsCompleted !== undefined ? `, ${event.stepsCompleted} plan step(s) completed` : '';
-    this.line(this.paint(ok ? '32' : '31', `${ok ? '✓' : '✗'} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}`));
+    this.line(this.paint(look.color, `${look.mark} ${outcomeWordsCli(event.outcome)} after ${event.turns} turn(s)${steps}${durationsCli(event)}`));
+    for (const check of event.failedChecks ?? []) this.line(this.paint('31', `  \`${check.command}\` ${check.exitCode === null ? 'timed out or was killed' : `exited ${check.exitCode}`} after the last change`));
     if (event.summary && event.summary.trim() !== this.lastText.trim()) this.line(event.summary);
     if (event.reason && !ok) this.line(this.paint('31', event.reason));
     // The error that ended the run is the one its reason names; its advice beats the outcome's.
@@ -127,7 +139,7 @@ export class ConsoleRenderer {
         break;
       case 'tool_result': {
         const icon = event.isError ? this.paint('31', '✗') : this.paint('32', '✓');
-        this.line(`${icon} ${event.name} (${Math.round(event.durationMs)} ms)`);
+        this.line(`${icon} ${event.name} (${Math.round(event.durationMs)} ms${event.waitedMs ? `, waited for you ${Math.round(event.waitedMs)} ms` : ''})`);
         const body = preview(event.content, event.isError ? 12 : 4);
         if (body) this.line(this.paint('2', body.replace(/^/gm, '  ')));
         break;

@@ -18,7 +18,7 @@ import { nodeMentionResolver } from '../node/nodeMentionResolver';
 import { NodeWorkspace } from '../node/nodeWorkspace';
 import { setChildEnvironmentRules } from '../node/childEnv';
 import { ExecaCommandRunner } from '../node/execaCommandRunner';
-import type { AgentEvent, RunOutcome } from '../shared/events';
+import type { AgentEvent } from '../shared/events';
 import { CliAsker } from './cliAsker';
 import { readCliConfig, type CliFileConfig } from './cliConfig';
 import { cliSecurity } from './cliSecurity';
@@ -36,6 +36,8 @@ import { historyCommand } from './historyCommand';
 import { setupCommand } from './setupCommands';
 import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
 import { historyPruneFromEnv } from '../node/historyRules';
+import { exitCodeForOutcome } from '../shared/outcomeClass';
+import { nodeShellSyntax } from '../node/shellWasm';
 
 /** The process around the CLI, injectable for tests. */
 export interface CliIo {
@@ -50,16 +52,8 @@ export interface CliIo {
   signal: AbortSignal;
 }
 
-/** Exit codes of `stepwise run`. */
+/** Exit codes of `stepwise`: a run's outcome maps through the shared outcome classes (`exitCodeForOutcome`); the rest are the CLI's own. */
 export const EXIT = { finished: 0, failed: 1, usage: 2, incomplete: 3, conflict: 4, cancelled: 130 } as const;
-
-/** Maps a run's outcome to the process exit code: 3 for work that ran but is incomplete or unverified. */
-export function exitCodeFor(outcome: RunOutcome): number {
-  if (outcome === 'finished') return EXIT.finished;
-  if (outcome === 'cancelled') return EXIT.cancelled;
-  if (outcome === 'incomplete' || outcome === 'unverified') return EXIT.incomplete;
-  return EXIT.failed;
-}
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
   const write = (level: string) => (message: string, ...details: unknown[]) => {
@@ -209,6 +203,7 @@ export async function runCli(io: CliIo): Promise<number> {
     signal: io.signal,
     images: web.images,
     checkpoints,
+    shellSyntax: nodeShellSyntax,
   };
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
   // @file, @folder/ and @changes in the task (or the resume instruction) attach their content, as in VS Code's chat box.
@@ -222,7 +217,7 @@ export async function runCli(io: CliIo): Promise<number> {
     await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]);
     await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
   });
-  return exitCodeFor(result.outcome);
+  return exitCodeForOutcome(result.outcome);
 }
 
 /** What the endpoint options lack to make a request (a key, an endpoint), or `undefined` when they are enough. */

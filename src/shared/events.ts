@@ -29,7 +29,8 @@ export const ApprovalCategory = z.enum(['read', 'edit', 'command', 'mcp', 'web']
 export type ApprovalCategory = z.infer<typeof ApprovalCategory>;
 
 /** Status of a plan step. */
-export const StepStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked', 'skipped']);
+/** `stopped`: the user stopped the step while it ran (not a failure; a resume runs it again). */
+export const StepStatus = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked', 'skipped', 'stopped']);
 export type StepStatus = z.infer<typeof StepStatus>;
 
 /** Token usage of one model call. */
@@ -59,6 +60,11 @@ const RunFinished = z.object({
   turns: z.number().int().nonnegative().default(0),
   /** Plan steps completed; present only when a plan ran. */
   stepsCompleted: z.number().int().nonnegative().optional(),
+  /** Checks that ran after the last change and failed (the facts behind `unverified`), as recorded. */
+  failedChecks: z.array(z.object({ command: z.string(), exitCode: z.number().int().nullable() })).optional(),
+  /** Time the task ran, and time it waited for the user (approvals, questions, plan review), apart. */
+  runningMs: z.number().nonnegative().optional(),
+  waitingMs: z.number().nonnegative().optional(),
 });
 const StateChanged = z.object({ type: z.literal('state'), state: AgentState });
 /** One think -> act -> observe iteration of the loop (called a "turn" to keep "step" for plan steps). */
@@ -98,7 +104,10 @@ const ToolResultEvent = z.object({
   name: z.string(),
   isError: z.boolean(),
   content: z.string(),
+  /** Time the call ran, without the time it waited for the user's approval (`waitedMs`). */
   durationMs: z.number().nonnegative(),
+  /** Time the call waited for the user (approval or answer); absent when it did not wait. */
+  waitedMs: z.number().nonnegative().optional(),
   /** Images the tool produced, saved under the task's storage (workspace-relative when inside it). */
   images: z.array(z.string()).optional(),
   /** A command's exit code (null: killed by a signal); absent for tools that are not commands. */

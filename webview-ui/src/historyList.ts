@@ -3,6 +3,7 @@ import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtoc
 import { button, h, replaceChildren, setShown } from './dom';
 import { icon } from './icons';
 import type { AppState } from './store';
+import { OUTCOME_CLASS } from '../../src/shared/outcomeClass';
 
 /** How long typing must pause before the host searches the stored runs. */
 const SEARCH_DELAY_MS = 250;
@@ -93,7 +94,8 @@ export class HistoryList {
     const running = state.status.running && state.status.runId === entry.runId;
     const open = h('button', { type: 'button', class: 'history-item', 'data-run-id': entry.runId, title: entry.task },
       h('span', { class: 'history-task' }, task),
-      h('span', { class: 'history-meta' }, [formatTime(entry.ts, state.lang), entry.outcome ? t(`outcome.${entry.outcome}`) : t('state.RUNNING')].join(' · ')));
+      // The outcome's class (shared table) marks the entry: done, partial, stopped, failed.
+      h('span', { class: ['history-meta', entry.outcome ? `outcome-class-${OUTCOME_CLASS[entry.outcome]}` : 'outcome-running'] }, [formatTime(entry.ts, state.lang), entry.outcome ? t(`outcome.${entry.outcome}`) : t('state.RUNNING')].join(' · ')));
     open.addEventListener('click', () => this.post({ type: 'openRun', runId: entry.runId }));
     const short = taskTitle(entry.task, 40) || t('untitled');
     // One Export button: the host asks for the format (Markdown or JSON), then where to save.

@@ -55,7 +55,7 @@ export function icon(name: IconName, className = ''): SVGSVGElement {
 }
 
 const STEP_ICONS: Record<StepStatus, IconName> = {
-  pending: 'pending', in_progress: 'progress', completed: 'check', failed: 'cross', blocked: 'blocked', skipped: 'skip',
+  pending: 'pending', in_progress: 'progress', completed: 'check', failed: 'cross', blocked: 'blocked', skipped: 'skip', stopped: 'stop',
 };
 
 /** The icon of a plan step status; the `status-<status>` class gives it its theme colour. */

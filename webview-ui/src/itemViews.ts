@@ -3,12 +3,13 @@ import { canRetryStep } from '../../src/shared/vocabulary';
 import { blockLines } from './blockLines';
 import { button, clip, h, inlineCode, replaceChildren, setText, truncate, type Child } from './dom';
 import { commandControls } from './commandControls';
-import { outcomeActions } from './outcomeActions';
+import { outcomeCard } from './outcomeCard';
+import { durationWords } from './durations';
 import { icon, stepIcon, toolIcon } from './icons';
 import { stepBudgetView } from './stepBudgetView';
 import { markFileRef, parseFileRef, renderMarkdown } from './markdown';
 import { resolveImageTarget } from './workspaceImage';
-import { errorWords, nextAction, type Translate } from './strings';
+import { errorWords, type Translate } from './strings';
 import { planChangeWords } from './planChangeWords';
 import type { CompactionItem, Item, ReportItem, TaskItem, ToolCard } from './viewModel';
 import type { RowRenderer } from './virtualList';
@@ -145,20 +146,8 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
         const note = summary && item.spend?.reached ? h('details', { class: 'step-why' }, h('summary', {}, t('stepBudgetDetails')), summary) : summary;
         return h('div', { class: 'step-block' }, el, budget, note, actions);
       }
-      case 'outcome': {
-        const el = h('div', { class: ['card', 'outcome', `outcome-${item.outcome}`] },
-          h('div', { class: 'card-title' }, icon(item.outcome === 'finished' ? 'check' : item.outcome === 'cancelled' ? 'stop' : 'warning'), t(`outcome.${item.outcome}`)));
-        if (item.summary) el.appendChild(markdownBlock(item, item.summary));
-        // Plain words for the kind of error (never its code), then the details the run ended with.
-        const words = errorWords(t, item.code);
-        if (words) el.appendChild(h('div', { class: 'outcome-kind' }, words));
-        if (item.reason) el.appendChild(h('div', { class: 'muted reason' }, item.reason));
-        const next = nextAction(t, item.outcome, item.code);
-        if (next) el.appendChild(h('div', { class: 'outcome-next', 'data-role': 'next-action' }, next));
-        const actions = outcomeActions(item, ctx);
-        if (actions.length) el.appendChild(h('div', { class: 'buttons' }, ...actions));
-        return el;
-      }
+      case 'outcome':
+        return outcomeCard(item, ctx, item.summary ? markdownBlock(item, item.summary) : null);
       case 'compaction':
         return compactionRow(item);
       case 'report': {
@@ -228,7 +217,7 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
       brief ? h('span', { class: 'tool-brief' }, clip(brief, 80)) : null,
       h('span', { class: ['badge', `badge-tool-${card.status}`] }, statusLabel(card)),
       card.pinned ? h('span', { class: 'badge badge-pinned', 'data-role': 'pinned', title: t('pinned') }, icon('pin')) : null,
-      card.durationMs !== undefined ? h('span', { class: 'duration' }, t('seconds', (card.durationMs / 1000).toFixed(1))) : null);
+      card.durationMs !== undefined ? h('span', { class: 'duration' }, durationWords(t, card.durationMs, card.waitedMs)) : null);
   }
 
   function patchTool(element: HTMLElement, card: ToolCard, previous: ToolCard): void {

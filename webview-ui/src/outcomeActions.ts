@@ -1,22 +1,72 @@
+import { OUTCOME_ACTIONS, type OutcomeAction } from '../../src/shared/outcomeClass';
 import type { OutcomeItem } from './viewModel';
-import { button } from './dom';
+import { button, h } from './dom';
 import { icon } from './icons';
-import type { ItemContext } from './itemViews';
+import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtocol';
+import type { Translate } from './strings';
+
+/** What the outcome card needs from the app (a part of the item views' context, declared here so neither imports the other). */
+export interface OutcomeContext {
+  view: WebviewKind;
+  t: () => Translate;
+  post: (intent: WebviewIntent) => void;
+  runId: () => string | undefined;
+}
 
 /** Error codes the user fixes in the model set-up (key, endpoint, model name). */
 const SETUP_CODES = new Set(['auth', 'bad_request', 'unavailable', 'not_configured', 'context_length']);
 
-/** What the user can do next from an outcome card: fix the set-up, retry, read the log, undo what changed. */
-export function outcomeActions(item: OutcomeItem, ctx: ItemContext): HTMLElement[] {
+/**
+ * What the user can do next from an outcome card: the outcome's actions from the shared table
+ * (`OUTCOME_ACTIONS`: Continue after a stop or a partial run, Retry only after a failure), the
+ * set-up when an error says so, and undo what changed. The first action is the primary one.
+ */
+export function outcomeActions(item: OutcomeItem, ctx: OutcomeContext): HTMLElement[] {
   const t = ctx.t();
   const actions: HTMLElement[] = [];
-  const failed = item.outcome !== 'finished' && item.outcome !== 'cancelled';
   if (item.code === 'auth') actions.push(button(t('setApiKey'), () => ctx.post({ type: 'setApiKey' }), { kind: 'primary', action: 'set-api-key' }));
-  if ((item.code && SETUP_CODES.has(item.code)) || item.outcome === 'budget' || item.outcome === 'step_limit') actions.push(button(t('openSettings'), () => ctx.post({ type: 'openSettings' }), { kind: 'secondary', action: 'open-settings' }));
-  const task = item.task;
-  if (failed && task) actions.push(button(t('retryTask'), () => ctx.post({ type: 'submitTask', text: task, planMode: 'auto' }), { kind: item.code === 'auth' ? 'secondary' : 'primary', icon: icon('retry'), action: 'retry-task' }));
-  if (failed) actions.push(button(t('showLog'), () => ctx.post({ type: 'showLog' }), { kind: 'secondary', action: 'show-log' }));
+  const wanted = [...OUTCOME_ACTIONS[item.outcome]];
+  if (item.code && SETUP_CODES.has(item.code) && !wanted.includes('open_settings')) wanted.push('open_settings');
+  for (const action of wanted) {
+    const made = actionButton(action, item, ctx, t, actions.length === 0 ? 'primary' : 'secondary');
+    if (made) actions.push(made);
+  }
   const runId = ctx.runId();
   if (runId && item.changed && ctx.view === 'panel') actions.push(button(t('undoEdits'), () => ctx.post({ type: 'undoTaskEdits', runId }), { kind: 'secondary', action: 'undo' }));
   return actions;
+}
+
+function actionButton(action: OutcomeAction, item: OutcomeItem, ctx: OutcomeContext, t: Translate, kind: 'primary' | 'secondary'): HTMLElement | undefined {
+  switch (action) {
+    case 'resume': {
+      const runId = ctx.runId();
+      return runId ? button(t('continueTask'), () => ctx.post({ type: 'resumeRun', runId, text: t('continueInstruction') }), { kind, icon: icon('retry'), action: 'continue' }) : undefined;
+    }
+    case 'retry_task': {
+      const task = item.task;
+      return task ? button(t('retryTask'), () => ctx.post({ type: 'submitTask', text: task, planMode: 'auto' }), { kind, icon: icon('retry'), action: 'retry-task' }) : undefined;
+    }
+    case 'open_settings':
+      return button(t('openSettings'), () => ctx.post({ type: 'openSettings' }), { kind: 'secondary', action: 'open-settings' });
+    case 'show_log':
+      return button(t('showLog'), () => ctx.post({ type: 'showLog' }), { kind: 'secondary', action: 'show-log' });
+  }
+}
+
+/**
+ * The facts under the outcome: each check that failed after the last change with its exit code (the
+ * core's records, never the model's words), and the time run apart from the time spent waiting for
+ * the user. `undefined` when there is nothing to tell.
+ */
+export function outcomeFacts(item: OutcomeItem, t: Translate): HTMLElement | undefined {
+  const parts: HTMLElement[] = [];
+  if (item.failedChecks?.length) {
+    parts.push(h('ul', { class: 'outcome-facts', 'data-role': 'failed-checks' },
+      ...item.failedChecks.map((c) => h('li', {}, h('code', {}, c.command), ' ', c.exitCode === null ? t('checkKilled') : t('checkExited', c.exitCode)))));
+  }
+  if (item.runningMs !== undefined) {
+    const waiting = item.waitingMs ? ` · ${t('durationWaiting', (item.waitingMs / 1000).toFixed(1))}` : '';
+    parts.push(h('div', { class: 'muted outcome-durations', 'data-role': 'durations' }, t('durationRunning', (item.runningMs / 1000).toFixed(1)) + waiting));
+  }
+  return parts.length ? h('div', {}, ...parts) : undefined;
 }

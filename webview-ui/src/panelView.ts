@@ -9,6 +9,7 @@ import { PromptDock } from './promptDock';
 import type { ViewDeps } from './sidebarView';
 import type { AppState, Changes } from './store';
 import { Timeline } from './timeline';
+import { runBadge } from './runBadge';
 
 /**
  * The plan panel: the task, its state and token usage; the plan's steps beside the timeline of
@@ -59,8 +60,9 @@ export class PanelView {
     const reviewing = state.review !== undefined;
     setShown(this.stateBadge, hasRun && run.lastSeq >= 0);
     // The run is paused on the user here: "Running" beside an editor waiting for input would mislead.
-    setText(this.stateBadge, reviewing && run.state === 'RUNNING' ? t('stateAwaitingReview') : t(`state.${run.state}`));
-    this.stateBadge.className = `badge state-badge state-${run.state}`;
+    const badge = runBadge(t, run, reviewing);
+    setText(this.stateBadge, badge.text);
+    this.stateBadge.className = badge.className;
     setText(this.usage, run.usage ? t('tokens', formatCount(run.usage.totalTokens, state.lang)) : '');
     this.usage.title = run.usage ? t('tokensDetail', formatCount(run.usage.promptTokens, state.lang), formatCount(run.usage.completionTokens, state.lang)) : '';
     this.stopButton.lastChild!.textContent = t('stop');

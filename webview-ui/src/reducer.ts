@@ -2,7 +2,7 @@ import type { AgentEvent, AgentEventOf, EventEnvelope, StepStatus } from '../../
 import { addFigures, addUsage } from './usageSums';
 import type { CompactionItem, ApprovalItem, Item, PlanStepView, QuestionItem, RunView, StepItem, TextItem, ToolCard } from './viewModel';
 import { taskWords } from '../../src/shared/attachedContext';
-import { stateForOutcome } from '../../src/shared/outcomes';
+import { stateForOutcome } from '../../src/shared/outcomeClass';
 import { applyStepUsage, carriedStep, markBudgetReached } from './stepSpend';
 import { outputSource } from './outputSource';
 
@@ -203,7 +203,7 @@ function assistantMessage(view: RunView, event: AgentEventOf<'assistant_message'
 function toolResult(view: RunView, event: AgentEventOf<'tool_result'>, seq: number): RunView {
   const { text, omitted } = boundHeadTail(event.content, RESULT_KEEP_CHARS);
   const finish = (card: ToolCard): ToolCard => ({
-    ...card, result: text, resultOmitted: omitted, isError: event.isError, durationMs: event.durationMs,
+    ...card, result: text, resultOmitted: omitted, isError: event.isError, durationMs: event.durationMs, ...(event.waitedMs ? { waitedMs: event.waitedMs } : {}),
     ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
     ...(event.images?.length ? { images: event.images } : {}),
     status: resultStatus(card, event),
@@ -256,6 +256,9 @@ function runFinished(view: RunView, event: AgentEventOf<'run_finished'>, seq: nu
   return append({ ...v, items: folded.items }, {
     kind: 'outcome', id: `outcome:${seq}`, outcome: event.outcome, summary: folded.summary, reason: event.reason,
     ...(folded.code ? { code: folded.code } : {}), ...(folded.task ? { task: folded.task } : {}), changed: folded.changed,
+    ...(event.failedChecks?.length ? { failedChecks: event.failedChecks } : {}),
+    ...(event.runningMs !== undefined ? { runningMs: event.runningMs } : {}),
+    ...(event.waitingMs !== undefined ? { waitingMs: event.waitingMs } : {}),
   });
 }
 

@@ -13,6 +13,7 @@ import { holdsPrompts, PromptDock } from './promptDock';
 import { SetupView } from './setupView';
 import type { AppState, Changes } from './store';
 import { Timeline } from './timeline';
+import { runBadge } from './runBadge';
 
 /** Everything a view needs from the app. */
 export interface ViewDeps {
@@ -177,7 +178,7 @@ export class SidebarView {
   private drawMeta(state: AppState): void {
     const { t, run } = state;
     // The review form lives in the panel; the sidebar says what the run waits for.
-    const parts = [state.review && run.state === 'RUNNING' ? t('stateAwaitingReview') : t(`state.${run.state}`)];
+    const parts = [runBadge(t, run, state.review !== undefined).text];
     if (run.usage) parts.push(t('tokens', formatCount(run.usage.totalTokens, state.lang)));
     if (state.status.model ?? run.model) parts.push((run.model ?? state.status.model)!);
     setText(this.meta, parts.join(' · '));

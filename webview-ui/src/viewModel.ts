@@ -59,7 +59,9 @@ export interface ToolCard extends ItemBase {
   exitCode?: number | null;
   /** How a command the user sent to the background ended later (its result still tells of the moment it went there). */
   laterEnding?: 'exited' | 'stopped';
+  /** Time the call ran, without the time it waited for the user (`waitedMs`). */
   durationMs?: number;
+  waitedMs?: number;
   /** Images the tool produced (screenshots, MCP images), saved in the task's storage: workspace-relative paths. */
   images?: string[];
   status: ToolStatus;
@@ -152,6 +154,11 @@ export interface OutcomeItem extends ItemBase {
   task?: string;
   /** Whether a tool of this run wrote files or ran commands (so there is something to undo). */
   changed: boolean;
+  /** Checks that failed after the last change (command and exit code), as the core recorded them. */
+  failedChecks?: { command: string; exitCode: number | null }[];
+  /** Time the run ran, and time it waited for the user, apart. */
+  runningMs?: number;
+  waitingMs?: number;
 }
 
 /** The reporter's final report. */

@@ -1,5 +1,5 @@
 import type { AgentEvent, RunOutcome } from '../../shared/events';
-import { stateForOutcome } from '../../shared/outcomes';
+import { stateForOutcome } from '../../shared/outcomeClass';
 import { errorMessage } from '../errors';
 import type { EventStream } from './eventStream';
 
@@ -12,6 +12,11 @@ export interface RunEnding {
   turns: number;
   /** Plan steps completed; only when a plan ran. */
   stepsCompleted?: number;
+  /** Checks that failed after the last change (the facts behind `unverified`). */
+  failedChecks?: { command: string; exitCode: number | null }[];
+  /** Time running and time waiting for the user, apart. */
+  runningMs?: number;
+  waitingMs?: number;
 }
 
 /**
@@ -28,6 +33,9 @@ export function endRun(events: EventStream, ending: RunEnding): void {
     ...(ending.reason !== undefined ? { reason: ending.reason } : {}),
     turns: ending.turns,
     ...(ending.stepsCompleted !== undefined ? { stepsCompleted: ending.stepsCompleted } : {}),
+    ...(ending.failedChecks?.length ? { failedChecks: ending.failedChecks } : {}),
+    ...(ending.runningMs !== undefined ? { runningMs: ending.runningMs } : {}),
+    ...(ending.waitingMs !== undefined ? { waitingMs: ending.waitingMs } : {}),
   };
   events.emit(event);
 }

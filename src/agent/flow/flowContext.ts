@@ -13,6 +13,7 @@ import type { Language } from './language';
 import { TaskBudget } from './taskBudget';
 import { BackgroundEndings } from '../tools/backgroundEndings';
 import { TaskGuards } from './taskGuards';
+import { WaitLedger } from '../ending/waitLedger';
 import { DEFAULT_FLOW_LIMITS, type FlowLimits, type RunTaskOptions } from './taskTypes';
 
 /** What every part of a running flow shares: options, budget, change tracker and the task's signal. */
@@ -35,6 +36,8 @@ export interface FlowContext {
   rules?: LoadedRule[];
   /** Background commands of the task that ended: told to whichever inner run asks the model next. */
   backgroundEndings: BackgroundEndings;
+  /** Time the task waited for the user (approvals, questions, the plan review). */
+  waits: WaitLedger;
 }
 
 /**
@@ -64,6 +67,7 @@ export function createFlowContext(given: RunTaskOptions, language: Language, cha
     signal: AbortSignal.any([options.signal, budget.signal]),
     turns: 0,
     backgroundEndings: new BackgroundEndings(),
+    waits: new WaitLedger(options.clock),
   };
 }
 
@@ -132,6 +136,7 @@ export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRu
       ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
       ...(run.verifyAtFinish ? { judgeFinish: ctx.guards.judgeFinish } : {}),
       backgroundEndings: ctx.backgroundEndings,
+      waits: ctx.waits,
     });
     ctx.turns += result.turns;
     const missing = result.usage.totalTokens - relay.counted().totalTokens;

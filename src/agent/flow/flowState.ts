@@ -14,6 +14,8 @@ export const FlowState = z.object({
   notes: z.record(z.string(), z.string()),
   replans: z.number().int().nonnegative(),
   changedFiles: z.array(z.string()),
+  /** Who skipped each skipped step (the ending counts a step the updater or the user skipped as not done; a split one as replaced). */
+  skippedBy: z.record(z.string(), z.enum(['updater', 'user', 'split'])).optional(),
   /** Summary of the look-first pass, if one ran. */
   research: z.string().optional(),
   usage: Usage,

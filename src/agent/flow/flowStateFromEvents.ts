@@ -37,6 +37,7 @@ export function flowStateFromEvents(events: readonly AgentEvent[]): StoredPlan |
   const task = taskOf(events.slice(0, start)) ?? created.goal;
   let steps: PlanStep[] = created.steps.map((s) => ({ ...s, role: role(s.role) }));
   const notes: Record<string, string> = {};
+  const skippedBy: NonNullable<FlowState['skippedBy']> = {};
   const stepEvents = new Map<string, AgentEvent[]>();
   const tracker = new ChangeTracker();
   let replans = 0;
@@ -45,11 +46,15 @@ export function flowStateFromEvents(events: readonly AgentEvent[]): StoredPlan |
   const usage = usageOfRuns(events);
   for (const event of events.slice(start + 1)) {
     switch (event.type) {
-      case 'plan_updated':
+      case 'plan_updated': {
+        const before = new Map(steps.map((s) => [s.id, s.status]));
         steps = event.steps.map((s) => ({ ...s, role: role(s.role) }));
+        const by = SKIPPED_BY[event.change?.kind ?? ''];
+        for (const s of steps) if (by && s.status === 'skipped' && before.get(s.id) !== 'skipped') skippedBy[s.id] = by;
         // Older histories have no `change`: their re-plans (and skips) said "plan updated:".
         if (event.change ? REPLAN_KINDS.has(event.change.kind) : event.reason.startsWith('plan updated:')) replans++;
         break;
+      }
       case 'step_started':
         current = event.stepId;
         steps = steps.map((s) => (s.id === event.stepId ? { ...s, status: 'in_progress' } : s));
@@ -66,8 +71,11 @@ export function flowStateFromEvents(events: readonly AgentEvent[]): StoredPlan |
     }
   }
   const plan = Plan.parse({ goal: created.goal, thought: created.thought, steps });
-  return { state: { v: 1, task, language: detectLanguage(task), plan, notes, replans, changedFiles: tracker.files(), usage }, stepEvents };
+  return { state: { v: 1, task, language: detectLanguage(task), plan, notes, replans, changedFiles: tracker.files(), usage, skippedBy }, stepEvents };
 }
+
+/** Who skipped a step, told by the kind of plan change that skipped it. */
+const SKIPPED_BY: Record<string, 'updater' | 'user' | 'split' | undefined> = { skipped: 'updater', edited: 'user', split: 'split' };
 
 /** Tokens of every run of a history: each run's last running total, summed. */
 function usageOfRuns(events: readonly AgentEvent[]): Usage {

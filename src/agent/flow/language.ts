@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../../shared/events';
+import type { RunOutcome, StepStatus } from '../../shared/events';
 
 /** Languages the flow recognises in a task; everything else is written in English. */
 export type Language = 'zh' | 'ja' | 'ko' | 'en';
@@ -47,12 +47,16 @@ export interface ReportStrings {
   findings: string;
   verification: string;
   notVerified: string;
+  /** A note beside prose that says the checks pass when a check failed after the last change (`{claim}`: what it says; `{facts}`: which check exited how). */
+  claimContradicted: string;
+  /** The same when no check ran after the last change. */
+  claimUnchecked: string;
   left: string;
   nothingLeft: string;
   steps: string;
   images: string;
   sources: string;
-  status: Record<'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'skipped', string>;
+  status: Record<StepStatus, string>;
   outcome: Record<RunOutcome, string>;
 }
 
@@ -65,6 +69,8 @@ const EN: ReportStrings = {
   findings: 'Findings',
   verification: 'How it was verified',
   notVerified: 'Not verified.',
+  claimContradicted: 'Note: the text above says the tests or checks pass; {facts}.',
+  claimUnchecked: 'Note: the text above says the tests or checks pass; no check ran after the last change.',
   left: 'What is left',
   nothingLeft: 'Nothing.',
   steps: 'Steps',
@@ -77,6 +83,7 @@ const EN: ReportStrings = {
     failed: 'failed',
     blocked: 'blocked',
     skipped: 'skipped',
+    stopped: 'stopped by you',
   },
   outcome: {
     finished: 'finished',
@@ -100,6 +107,8 @@ const ZH: ReportStrings = {
   findings: '发现',
   verification: '验证方式',
   notVerified: '未验证。',
+  claimContradicted: '注意：上文说测试或检查已通过；实际上 {facts}。',
+  claimUnchecked: '注意：上文说测试或检查已通过；最后一次修改之后没有运行任何检查。',
   left: '剩余工作',
   nothingLeft: '无。',
   steps: '步骤',
@@ -112,6 +121,7 @@ const ZH: ReportStrings = {
     failed: '失败',
     blocked: '受阻',
     skipped: '已跳过',
+    stopped: '已被你停止',
   },
   outcome: {
     finished: '已完成',

@@ -1,38 +1,38 @@
-import { errorMessage, isCancellation } from '../errors';
-import { ModelError } from '../model/modelErrors';
+import { errorMessage } from '../errors';
+import { outcomeOfStop } from '../ending/decideEnding';
+import { stopCauseFromError } from '../ending/stopCause';
 import { stopReason, type FlowContext } from './flowContext';
 import { cloneState } from './flowState';
 import { commit, saveState, type Progress } from './planCommit';
 import { applyDecision } from './planState';
 import { reviseAfterStep } from './planUpdater';
-import { writeReport, type Ending } from './reporter';
+import { writeReport } from './reporter';
 import { runStep } from './stepExecutor';
+import { knownStops, taskEnding, type RawEnding } from './taskEnding';
 import type { TaskResult } from './taskTypes';
-import { evidenceEnding } from './evidenceEnding';
-
-/** The ending of a task that the user or the budget stopped. */
-export function stopEnding(ctx: FlowContext, kind: 'budget' | 'cancelled'): Ending {
+/** The ending of a task that the user or the budget stopped (raw: `settle` decides the task's ending). */
+export function stopEnding(ctx: FlowContext, kind: 'budget' | 'cancelled'): RawEnding {
   return kind === 'budget' ? { outcome: 'budget', reason: ctx.budget.reason() } : { outcome: 'cancelled', reason: 'Stopped by the user.' };
 }
 
 /**
  * Runs the plan's pending steps in order, with the updater after each (while re-plans are left),
- * then writes the report, also when the budget ran out or a step failed (not after a Stop).
+ * then writes the report with the task's ending (decided from the facts by `taskEnding`, as `settle`
+ * will), also when the budget ran out or a step failed (not after a Stop, nor a bug, which go to `settle`).
  */
 export async function continuePlan(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
-  let ending: Ending;
+  let raw: RawEnding;
   try {
-    ending = await executeSteps(ctx, progress);
+    raw = await executeSteps(ctx, progress);
   } catch (error) {
-    const stop = stopReason(ctx);
-    if (stop === 'budget' && isCancellation(error)) ending = stopEnding(ctx, 'budget');
-    else if (error instanceof ModelError && !stop) {
-      ctx.options.events.emit({ type: 'error', code: error.code, message: error.message });
-      ending = { outcome: 'failed', reason: errorMessage(error) };
-    } else throw error;
+    const cause = stopCauseFromError(error, knownStops(ctx));
+    if (cause.kind === 'user' || cause.kind === 'internal') throw error;
+    if (cause.kind === 'provider') ctx.options.events.emit({ type: 'error', code: cause.code ?? 'model', message: errorMessage(error) });
+    raw = { outcome: outcomeOfStop(cause), reason: cause.reason };
   }
   saveState(ctx, progress);
   const state = progress.state!;
+  const ending = taskEnding(ctx, 'plan', state, raw);
   const base = { route: 'plan' as const, plan: state.plan, reason: ending.reason, outcome: ending.outcome };
   if (ending.outcome === 'cancelled') {
     return { ...base, summary: ending.reason ?? '', usage: ctx.budget.usage, state: cloneState(state) };
@@ -42,7 +42,7 @@ export async function continuePlan(ctx: FlowContext, progress: Progress): Promis
   return { ...base, reportPath: report.path, summary: report.summary, usage: ctx.budget.usage, state: cloneState(progress.state!) };
 }
 
-async function executeSteps(ctx: FlowContext, progress: Progress): Promise<Ending> {
+async function executeSteps(ctx: FlowContext, progress: Progress): Promise<RawEnding> {
   for (;;) {
     const stop = stopReason(ctx);
     if (stop) return stopEnding(ctx, stop);
@@ -62,7 +62,6 @@ async function executeSteps(ctx: FlowContext, progress: Progress): Promise<Endin
     const ending = commit(ctx, progress, applyDecision(progress.state!, step.id, decision));
     if (ending) return ending;
   }
-  const state = progress.state!;
-  const failed = state.plan.steps.find((s) => s.status === 'failed');
-  return failed ? { outcome: 'failed', reason: `Step "${failed.title}" failed.` } : evidenceEnding(ctx, state);
+  const failed = progress.state!.plan.steps.find((s) => s.status === 'failed');
+  return failed ? { outcome: 'failed', reason: `Step "${failed.title}" failed.` } : { outcome: 'finished' };
 }

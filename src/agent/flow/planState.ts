@@ -45,6 +45,8 @@ export function restoredState(state: FlowState): Transition {
 export function applyReviewedPlan(state: FlowState, plan: Plan): Transition {
   return next(state, (draft) => {
     draft.plan = structuredClone(plan);
+    // Steps the user skipped in the review: the user chose, and the ending says the task left them undone.
+    for (const step of draft.plan.steps) if (step.status === 'skipped') draft.skippedBy = { ...draft.skippedBy, [step.id]: 'user' };
     return [planUpdated(draft, 'plan edited in review', { kind: 'edited' })];
   });
 }
@@ -58,7 +60,7 @@ export function applyStepStart(state: FlowState, stepId: string): Transition {
 }
 
 /** A step ended: its status and its one-paragraph note (summary, or why it failed); `budgetReached` when its token budget ended it. */
-export function applyStepResult(state: FlowState, stepId: string, result: { status: 'completed' | 'failed'; summary: string; budgetReached?: boolean }): Transition {
+export function applyStepResult(state: FlowState, stepId: string, result: { status: 'completed' | 'failed' | 'stopped'; summary: string; budgetReached?: boolean }): Transition {
   return next(state, (draft) => {
     stepOf(draft, stepId).status = result.status;
     draft.notes[stepId] = result.summary;
@@ -94,6 +96,7 @@ export function applyDecision(state: FlowState, stepId: string, decision: Update
         draft.plan = structuredClone(decision.plan);
         // The work goes on in the new steps: the step that ran out is history, not a failure of the task.
         stepOf(draft, stepId).status = 'skipped';
+        draft.skippedBy = { ...draft.skippedBy, [stepId]: 'split' };
         draft.notes[stepId] = `${draft.notes[stepId] ?? ''} Split into smaller steps: ${decision.reason}`.trim();
         draft.replans++;
         const notices: AgentEvent[] = decision.notices.map((message) => ({ type: 'notice', level: 'warning', code: 'other', message }));
@@ -112,6 +115,7 @@ export function applyDecision(state: FlowState, stepId: string, decision: Update
     case 'skip':
       return next(state, (draft) => {
         stepOf(draft, stepId).status = 'skipped';
+        draft.skippedBy = { ...draft.skippedBy, [stepId]: 'updater' };
         draft.notes[stepId] = `${draft.notes[stepId] ?? ''} Skipped: ${decision.reason}`.trim();
         return [planUpdated(draft, `plan updated: skipped "${title}": ${decision.reason}`, { kind: 'skipped', step: title, why: decision.reason })];
       });

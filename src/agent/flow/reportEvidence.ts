@@ -1,6 +1,8 @@
 import type { Evidence } from '../verify/evidence';
 import type { FlowContext } from './flowContext';
-import type { ReportDraft } from './reporter';
+import { checkWords } from '../ending/decideEnding';
+import type { CheckFact } from '../ending/endingFacts';
+import type { ReportStrings } from './language';
 
 /** A changed file as the report lists it. */
 export interface ChangedPath {
@@ -39,21 +41,41 @@ export function verificationLines(evidence: Evidence): string | undefined {
   return runs.map((r) => `- \`${r.command.replace(/`/g, "'")}\` → ${r.exitCode === null ? 'no exit code (timed out or killed)' : `exit ${r.exitCode}`}`).join('\n');
 }
 
-/** A clause that says tests or checks passed (English and Chinese). */
-const PASS_CLAIM = /[^.;!?\n。；！？]*(?:\b(?:tests?|checks?|specs?|suites?|builds?)\b[^.;!?\n。；！？]{0,60}\b(?:pass(?:ed|es|ing)?|succeed(?:ed|s)?|green|ok)\b|测试[^。；！？\n]{0,20}通过)[^.;!?\n。；！？]*/gi;
-const NO_PASS = ' [no check passed after the last change]';
+/** Prose that says tests or checks passed (English and Chinese). Only detected, never edited. */
+const PASS_CLAIM = /\b(?:tests?|checks?|specs?|suites?|builds?)\b[^\n]{0,60}?\b(?:pass(?:ed|es|ing)?|succeed(?:ed|s)?|green)\b|\ball (?:green|passing)\b|测试[^。；！？\n]{0,20}通过/i;
 
-/** `text` without claims that tests pass, unless the evidence shows a check exited 0 after the last change. */
-export function scrubText(text: string, evidence: Evidence): string {
-  if (evidence.passedAfterLastChange() || !evidence.changedFiles) return text;
-  return text.replace(PASS_CLAIM, NO_PASS).trim();
+/** True when `text` claims that tests or checks pass. */
+export function claimsPass(text: string): boolean {
+  return PASS_CLAIM.test(text);
 }
 
 /**
- * Removes claims that tests or checks pass from the model's prose unless a check exited 0 after
- * the last change: a report may say so only when a command in this task showed it.
+ * What the evidence says against a pass claim: the failed checks after the last change, or that no
+ * check ran after it (when files changed); `undefined` when a claim would be backed.
  */
-export function scrubPassClaims(draft: ReportDraft, evidence: Evidence): ReportDraft {
-  const scrub = (text: string) => scrubText(text, evidence);
-  return { ...draft, summary: scrub(draft.summary) || draft.summary, findings: draft.findings.map(scrub), left: draft.left.map(scrub) };
+export function contradiction(evidence: Evidence): { failed: CheckFact[] } | { unchecked: true } | undefined {
+  const runs = evidence.checksAfterLastChange();
+  const failed = runs.filter((r) => r.exitCode !== 0).map((r) => ({ command: r.command, exitCode: r.exitCode }));
+  if (failed.length) return { failed };
+  if (evidence.changedFiles && !runs.length) return { unchecked: true };
+  return undefined;
+}
+
+/**
+ * The note that stands beside prose claiming the checks pass when the evidence says otherwise (a
+ * separate block: the prose itself is never edited), or `undefined` when there is nothing to say.
+ */
+export function claimNote(texts: readonly string[], evidence: Evidence, strings: ReportStrings): string | undefined {
+  if (!texts.some(claimsPass)) return undefined;
+  const against = contradiction(evidence);
+  if (!against) return undefined;
+  return 'failed' in against ? strings.claimContradicted.replace('{facts}', checkWords(against.failed)) : strings.claimUnchecked;
+}
+
+/** The one request to the reporter to correct itself, naming the facts its draft contradicts. */
+export function correctionRequest(evidence: Evidence): string | undefined {
+  const against = contradiction(evidence);
+  if (!against) return undefined;
+  const facts = 'failed' in against ? checkWords(against.failed) : 'no check ran after the last change';
+  return `Your report says the tests or checks pass, but ${facts}. Write the report again so that it says what the evidence shows.`;
 }

@@ -12,7 +12,7 @@ import { renderPlan } from './planContext';
 import { DEFAULT_REPORT_DIR, markdownHref, relativePath, slugify, timestamp } from './reportPath';
 import type { ReportSink } from './reportSink';
 import { structuredCall } from './structuredCall';
-import { reportFiles, scrubPassClaims, scrubText, verificationLines, type ChangedPath } from './reportEvidence';
+import { claimNote, claimsPass, correctionRequest, reportFiles, verificationLines, type ChangedPath } from './reportEvidence';
 
 /** The report's free text, written by the model; files, images and steps are filled in by code. */
 export const ReportDraft = z.object({
@@ -28,7 +28,7 @@ const REPORT_PROMPT = [
   '- summary: 2-5 sentences on what was achieved;',
   '- findings: the key facts found, one per item;',
   '- verification: leave empty (Stepwise lists the checks that ran, with their exit codes);',
-  'Never say tests or checks pass: the evidence section says what ran.',
+  'Say that tests or checks pass only when the checks listed after the last change show it.',
   '- left: what remains undone or should be done next; empty if nothing.',
   'Changed files and the web sources read are listed automatically; do not list them, but name the source of each fact found on the web.',
 ].join('\n');
@@ -60,12 +60,13 @@ export async function writeReport(ctx: FlowContext, state: FlowState, ending: En
   const files = changed.filter((c) => !c.deleted).map((c) => c.path);
   const images = await existingImages(ctx, files, ctx.tracker.imageMentions());
   const drafted = (await draftReport(ctx, state, ending, files)) ?? fallbackDraft(state, strings);
-  // The verification section is facts (checks after the last change, exit codes), never the model's prose.
-  const draft = { ...scrubPassClaims(drafted, ctx.guards.evidence), verification: verificationLines(ctx.guards.evidence) ?? '' };
-  const notes = Object.fromEntries(Object.entries(state.notes).map(([id, note]) => [id, scrubText(note, ctx.guards.evidence)]));
-  // Secrets out, web sources cited, step notes without unbacked pass claims.
+  // The verification section is facts (checks after the last change, exit codes), never the model's prose;
+  // the prose is kept byte for byte, with a note beside any claim the evidence contradicts.
+  const draft = { ...drafted, verification: verificationLines(ctx.guards.evidence) ?? '' };
+  const notes = claimNotes(ctx, state, draft, strings);
+  // Secrets out, web sources cited.
   const render = (folder: string) =>
-    o.events.redactText(withSources(renderReport({ ...state, notes }, ending, draft, changed, images, folder, strings), ctx.tracker.sources(), strings));
+    o.events.redactText(withSources(renderReport(state, ending, draft, changed, images, folder, strings, notes), ctx.tracker.sources(), strings));
   const fileName = `${timestamp(o.clock.now())}-${slugify(state.plan.goal)}.md`;
   if (o.reportSink) return saveToSink(o.reportSink, ctx, render(''), fileName, draft.summary);
   const dir = (o.reportDir ?? DEFAULT_REPORT_DIR).replace(/\/+$/, '') || '.';
@@ -112,27 +113,57 @@ async function draftReport(ctx: FlowContext, state: FlowState, ending: Ending, f
     `# The plan and what each step did\n${renderPlan(state.plan, state.notes)}`,
     `# Outcome\n${ending.outcome}${ending.reason ? `: ${ending.reason}` : ''}`,
     `# Files changed\n${files.join('\n') || '(none)'}`,
+    `# Checks that ran after the last change (exit codes)\n${verificationLines(ctx.guards.evidence) ?? '(none)'}`,
     ...(ctx.tracker.sources().length ? [`# Web sources read\n${ctx.tracker.sources().join('\n')}`] : []),
   ].join('\n\n');
   try {
-    const result = await structuredCall({
-      model: modelFor(ctx.options.models, 'report'),
-      system: `${REPORT_PROMPT}\n${languageInstruction(ctx.language)}`,
-      user,
-      choices: { write_report: { description: 'Submit the report.', schema: ReportDraft } },
-      signal: ctx.signal,
-      maxRetries: 1,
-      onUsage: flowUsage(ctx),
-      tokenCounter: ctx.options.tokenCounter,
-    });
-    if (result.ok) return result.value;
-    ctx.options.logger.warn(`report answer unusable: ${result.error}`);
+    const first = await askReporter(ctx, user);
+    if (!first) return undefined;
+    // A draft that says the checks pass against the evidence is sent back once to be corrected; the answer is kept as written.
+    const correction = draftClaimsPass(first) ? correctionRequest(ctx.guards.evidence) : undefined;
+    if (!correction) return first;
+    return (await askReporter(ctx, `${user}\n\n# Your draft\n${JSON.stringify(first)}\n\n# Correct it\n${correction}`)) ?? first;
   } catch (error) {
     if (ctx.options.signal.aborted) throw error;
     if (!(error instanceof ModelError) && !isCancellation(error)) throw error;
     ctx.options.logger.warn(`report call failed: ${errorMessage(error)}`);
   }
   return undefined;
+}
+
+async function askReporter(ctx: FlowContext, user: string): Promise<ReportDraft | undefined> {
+  const result = await structuredCall({
+    model: modelFor(ctx.options.models, 'report'),
+    system: `${REPORT_PROMPT}\n${languageInstruction(ctx.language)}`,
+    user,
+    choices: { write_report: { description: 'Submit the report.', schema: ReportDraft } },
+    signal: ctx.signal,
+    maxRetries: 1,
+    onUsage: flowUsage(ctx),
+    tokenCounter: ctx.options.tokenCounter,
+  });
+  if (result.ok) return result.value;
+  ctx.options.logger.warn(`report answer unusable: ${result.error}`);
+  return undefined;
+}
+
+function draftClaimsPass(draft: ReportDraft): boolean {
+  return [draft.summary, ...draft.findings, ...draft.left].some(claimsPass);
+}
+
+/** Notes that stand beside the prose where it claims the checks pass against the evidence, by section. */
+export interface ClaimNotes {
+  summary?: string;
+  steps?: string;
+  findings?: string;
+  left?: string;
+}
+
+function claimNotes(ctx: FlowContext, state: FlowState, draft: ReportDraft, strings: ReportStrings): ClaimNotes {
+  const note = (texts: readonly string[]) => claimNote(texts, ctx.guards.evidence, strings);
+  const stepNotes = state.plan.steps.filter(isDone).map((s) => state.notes[s.id] ?? '');
+  const notes = { summary: note([draft.summary]), steps: note(stepNotes), findings: note(draft.findings), left: note(draft.left) };
+  return Object.fromEntries(Object.entries(notes).filter(([, v]) => v !== undefined));
 }
 
 /** A report from the step summaries alone (no model call). */
@@ -148,8 +179,12 @@ export function fallbackDraft(state: FlowState, strings: ReportStrings): ReportD
   };
 }
 
-/** Renders the report markdown; links are relative to `folder`, where the report is saved. */
-// eslint-disable-next-line max-params -- pure renderer of the report's parts; issue 12 reshapes its inputs (evidence), so the signature changes there
+/**
+ * Renders the report markdown; links are relative to `folder`, where the report is saved. The
+ * model's prose (summary, findings, what is left, step notes) is written byte for byte; a claim the
+ * evidence contradicts gets its note in a block of its own after the section (`notes`).
+ */
+// eslint-disable-next-line max-params -- pure renderer of the report's parts; the "Shape" work of issue 21 reshapes its inputs
 export function renderReport(
   state: FlowState,
   ending: Ending,
@@ -158,25 +193,28 @@ export function renderReport(
   images: string[],
   folder: string,
   strings: ReportStrings,
+  notes: ClaimNotes = {},
 ): string {
   const link = (file: string) => markdownHref(relativePath(folder, file));
-  const bullets = (items: string[], empty: string) => (items.length ? items.map((i) => `- ${i.replace(/\n+/g, ' ')}`).join('\n') : empty);
+  const bullets = (items: string[], empty: string) => (items.length ? items.map((i) => `- ${i}`).join('\n') : empty);
+  const beside = (note: string | undefined) => (note ? ['', `> ${note}`] : []);
   const out = [`# ${strings.title}: ${state.plan.goal}`, ''];
   if (ending.outcome !== 'finished') out.push(`> ${strings.outcome[ending.outcome]}${ending.reason ? `: ${ending.reason}` : ''}`, '');
-  out.push(`## ${strings.summary}`, '', draft.summary, '');
+  out.push(`## ${strings.summary}`, '', draft.summary, ...beside(notes.summary), '');
   out.push(`## ${strings.steps}`, '');
   state.plan.steps.forEach((s, i) => {
-    out.push(`${i + 1}. **${s.title}** (${strings.status[s.status]})${isDone(s) && state.notes[s.id] ? ` — ${state.notes[s.id]!.replace(/\n+/g, ' ')}` : ''}`);
+    out.push(`${i + 1}. **${s.title}** (${strings.status[s.status]})${isDone(s) && state.notes[s.id] ? ` — ${state.notes[s.id]!}` : ''}`);
   });
+  out.push(...beside(notes.steps));
   out.push('', `## ${strings.filesChanged}`, '');
   out.push(files.length ? files.map((f) => (f.deleted ? `- ${f.path} (${strings.deleted})` : `- [${f.path}](${link(f.path)})`)).join('\n') : strings.noFilesChanged, '');
   if (images.length) {
     out.push(`## ${strings.images}`, '');
     for (const image of images) out.push(`![${image}](${link(image)})`, '');
   }
-  out.push(`## ${strings.findings}`, '', bullets(draft.findings, '-'), '');
+  out.push(`## ${strings.findings}`, '', bullets(draft.findings, '-'), ...beside(notes.findings), '');
   out.push(`## ${strings.verification}`, '', draft.verification.trim() || strings.notVerified, '');
-  out.push(`## ${strings.left}`, '', bullets(draft.left, strings.nothingLeft), '');
+  out.push(`## ${strings.left}`, '', bullets(draft.left, strings.nothingLeft), ...beside(notes.left), '');
   return out.join('\n');
 }
 

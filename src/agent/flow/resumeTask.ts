@@ -45,10 +45,10 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
   const base = { ...options, planMode: 'always' as const, review: 'auto' as const };
   if (!stored) {
     const ctx = createFlowContext({ ...base, task: options.instruction?.trim() || started.task }, detectLanguage(started.task), [], spentByRuns(options.history));
-  tellUntoldEndings(ctx, options.history);
+    tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
-      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns });
+      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
       return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
     });
   }
@@ -59,7 +59,7 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
   const progress: Progress = { route: 'plan', baseUsage: state.usage };
   return settle(ctx, progress, async () => {
     commit(ctx, progress, restoredState(state));
-    const stopped = state.plan.steps.find((s) => s.status === 'in_progress' || s.status === 'failed');
+    const stopped = state.plan.steps.find((s) => s.status === 'in_progress' || s.status === 'failed' || s.status === 'stopped');
     if (stopped) {
       commit(ctx, progress, applyRetry(progress.state!, stopped.id, 'resuming'));
       const messages = conversationFromEvents(stepEvents.get(stopped.id) ?? []);
@@ -76,7 +76,7 @@ function tellUntoldEndings(ctx: FlowContext, history: readonly AgentEvent[]): vo
 
 /** A plan with nothing left to run (no pending, running or failed step): a follow-up cannot continue it. */
 export function planIsDone(state: FlowState): boolean {
-  return !state.plan.steps.some((s) => s.status === 'pending' || s.status === 'in_progress' || s.status === 'failed');
+  return !state.plan.steps.some((s) => s.status === 'pending' || s.status === 'in_progress' || s.status === 'failed' || s.status === 'stopped');
 }
 
 /**
@@ -91,7 +91,7 @@ async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, in
   const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
   return settle(ctx, progress, async () => {
     const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];
-    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns });
+    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
     return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
   });
 }

@@ -1,8 +1,9 @@
 import { canRetryStep } from '../../shared/vocabulary';
 import { endRun } from '../events/runEnding';
-import { errorMessage, isCancellation, StepwiseError } from '../errors';
+import { errorMessage, StepwiseError } from '../errors';
+import { outcomeOfStop } from '../ending/decideEnding';
+import { stopCauseFromError } from '../ending/stopCause';
 import { loadTaskRules } from '../loop/applyRules';
-import { ModelError } from '../model/modelErrors';
 import { describeIssues } from '../tools/toolRegistry';
 import { routeTask } from './coordinator';
 import { createFlowContext, runInner, stopReason, type FlowContext } from './flowContext';
@@ -15,6 +16,7 @@ import { continuePlan, stopEnding } from './planRunner';
 import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
 import { readTaskImages } from './readTaskImages';
+import { knownStops, taskEnding } from './taskEnding';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -100,7 +102,7 @@ async function review(ctx: FlowContext, progress: Progress): Promise<TaskResult 
   const o = ctx.options;
   const state = progress.state!;
   const plan = state.plan;
-  const reviewed = await o.reviewPlan!(structuredClone(plan), ctx.signal);
+  const reviewed = await ctx.waits.measure(() => o.reviewPlan!(structuredClone(plan), ctx.signal));
   if (reviewed === undefined) {
     return { outcome: 'cancelled', route: 'plan', plan, summary: 'The plan was not accepted.', reason: 'The user cancelled the plan.', usage: ctx.budget.usage, state };
   }
@@ -127,8 +129,6 @@ async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResu
   });
   const stop = result.outcome === 'finished' ? undefined : stopReason(ctx);
   if (stop) return stopped(ctx, progress, stop);
-  const unverified = result.outcome === 'finished' ? ctx.guards.evidence.unverifiedReason : undefined;
-  if (unverified) return { outcome: 'unverified', route: 'direct', summary: result.summary ?? '', reason: `Unverified: ${unverified}.`, usage: ctx.budget.usage };
   return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
 }
 
@@ -142,41 +142,51 @@ function stopped(ctx: FlowContext, progress: Progress, kind: 'budget' | 'cancell
 /**
  * Wraps a task: run_started first, run_finished last (exactly once), every failure an outcome:
  * Stop and the budget, model failures (`failed`) and unexpected errors (`internal`, a bug) alike.
+ * The ending of every route (direct, planned, follow-up, resume, step retry) is decided here, by
+ * `taskEnding` from the facts, before the end checkpoint; the run's time is told apart from the
+ * time it waited for the user.
  */
 export async function settle(ctx: FlowContext, progress: Progress, body: () => Promise<TaskResult>): Promise<TaskResult> {
   const o = ctx.options;
+  const started = o.clock.now();
   o.events.emit({ type: 'run_started', task: o.task, workspace: o.workspace.root, model: o.models.default.id, ...(o.resumedFrom ? { resumedFrom: o.resumedFrom } : {}) });
   o.events.emit({ type: 'state', state: 'RUNNING' });
-  let result: TaskResult;
+  let raw: TaskResult;
   try {
     ctx.rules = await loadTaskRules(o.rules, { text: o.task, workspace: o.workspace, signal: ctx.signal }, (event) => o.events.emit(event));
     await ctx.guards.start(ctx.signal);
-    result = await body();
+    raw = await body();
   } catch (error) {
-    result = resultFromError(ctx, progress, error);
+    raw = resultFromError(ctx, progress, error);
   }
+  const ending = taskEnding(ctx, progress.route, progress.state, raw);
+  const result: TaskResult = { ...raw, outcome: ending.outcome, ...(ending.reason !== undefined ? { reason: ending.reason } : {}) };
   await ctx.guards.stop().catch((error: unknown) => o.logger.error('end checkpoint failed', error));
   const steps = progress.state?.plan.steps;
+  const waitingMs = ctx.waits.total();
   endRun(o.events, {
     outcome: result.outcome,
     summary: result.summary,
     reason: result.reason,
     turns: ctx.turns,
     ...(steps ? { stepsCompleted: steps.filter((s) => s.status === 'completed').length } : {}),
+    ...(ending.failedChecks.length ? { failedChecks: ending.failedChecks } : {}),
+    runningMs: Math.max(0, o.clock.now() - started - waitingMs),
+    waitingMs,
   });
   return result;
 }
 
+/** The task's raw result from a thrown error, by the core's one error mapping (`stopCauseFromError`). */
 function resultFromError(ctx: FlowContext, progress: Progress, error: unknown): TaskResult {
-  const stop = stopReason(ctx);
-  if (stop || isCancellation(error)) return stopped(ctx, progress, stop ?? 'cancelled');
+  const cause = stopCauseFromError(error, knownStops(ctx));
   saveState(ctx, progress);
   const base = { route: progress.route, plan: progress.state?.plan, summary: '', usage: ctx.budget.usage, state: progress.state };
-  if (error instanceof ModelError) {
-    ctx.options.events.emit({ type: 'error', code: error.code, message: error.message });
-    return { ...base, outcome: 'failed', reason: error.message };
+  if (cause.kind === 'provider') ctx.options.events.emit({ type: 'error', code: cause.code ?? 'model', message: errorMessage(error) });
+  if (cause.kind === 'internal') {
+    ctx.options.logger.error('task failed unexpectedly', error);
+    ctx.options.events.emit({ type: 'error', code: 'internal', message: errorMessage(error) });
   }
-  ctx.options.logger.error('task failed unexpectedly', error);
-  ctx.options.events.emit({ type: 'error', code: 'internal', message: errorMessage(error) });
-  return { ...base, outcome: 'internal', reason: `internal error: ${errorMessage(error)}` };
+  const reason = cause.kind === 'user' ? (cause.reason ?? 'Stopped by the user.') : cause.reason;
+  return { ...base, ...(cause.kind === 'user' || cause.kind === 'budget' ? { summary: reason } : {}), outcome: outcomeOfStop(cause), reason };
 }

@@ -10,7 +10,7 @@ import { StepBudget, stepTokenBudget } from './stepBudget';
 
 /** How one step ended. */
 export interface StepRun {
-  status: 'completed' | 'failed';
+  status: 'completed' | 'failed' | 'stopped';
   /** The agent's one-paragraph summary, or why the step failed. */
   summary: string;
   outcome: RunOutcome;
@@ -57,7 +57,8 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   const outcome: RunOutcome = completed ? 'finished' : (stop ?? (budgetReached ? 'failed' : result.outcome));
   const why = budgetReached ? budgetNote(stepBudget!, result) : failureNote(result, outcome, ctx);
   const summary = clipNote(completed ? result.summary?.trim() || '(no summary)' : why);
-  const status = completed ? 'completed' : 'failed';
+  // The user's Stop is not the step's failure: it shows as stopped, and a resume runs it again.
+  const status = completed ? 'completed' : stop === 'cancelled' ? 'stopped' : 'failed';
   commit(ctx, progress, applyStepResult(progress.state!, stepId, { status, summary, ...(budgetReached ? { budgetReached } : {}) }));
   return { status, summary, outcome, ...(budgetReached ? { budgetReached } : {}) };
 }

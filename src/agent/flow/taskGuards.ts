@@ -5,6 +5,7 @@ import { isCancellation } from '../errors';
 import type { EventStream } from '../events/eventStream';
 import type { ModelToolCall } from '../model/types';
 import type { Clock, CommandRunner, Logger, Workspace } from '../ports';
+import type { ShellSyntax } from '../policy/shellSyntax';
 import { detectCheck } from '../verify/detectCheck';
 import { Evidence } from '../verify/evidence';
 import { Verifier, type FinishVerdict, type VerifySettings } from '../verify/verifier';
@@ -18,6 +19,8 @@ export interface TaskGuardPorts {
   clock: Clock;
   checkpoints?: CheckpointSetup;
   verify?: VerifySettings;
+  /** The shell parser, so a check inside a command line counts (`cd web && npm test`); plain splitting without it. */
+  shellSyntax?: () => Promise<ShellSyntax>;
 }
 
 /** The default when a shell passes no settings: ask for the detected check, run none. */
@@ -46,6 +49,8 @@ export class TaskGuards {
     const settings = this.ports.verify ?? DEFAULT_VERIFY;
     const detected = settings.mode === 'off' || settings.commands.length ? undefined : await detectCheck(this.ports.workspace);
     this.verifier = new Verifier(settings, this.evidence, { commands: this.ports.commands, root: this.ports.workspace.root, events: this.ports.events }, detected);
+    const syntax = await this.ports.shellSyntax?.().catch((error: unknown) => this.ports.logger.warn('shell parser unavailable for checks', error));
+    if (syntax) this.evidence.useSyntax(syntax);
     this.unsubscribe = this.ports.events.subscribe((envelope) => this.evidence.observe(envelope.event));
     await this.checkpoints.take('task_start', {}, signal);
   }

@@ -5,6 +5,7 @@ import type { PlanMode, ReviewMode } from '../../shared/vocabulary';
 import type { AgentLimits, AgentRunOptions } from '../loop/runTypes';
 import type { ModelPrice } from '../model/modelCatalog';
 import type { VerifySettings } from '../verify/verifier';
+import type { ShellSyntax } from '../policy/shellSyntax';
 import type { FlowState } from './flowState';
 import type { ModelTiers } from './modelTiers';
 import type { ReportSink } from './reportSink';
@@ -39,7 +40,7 @@ export const DEFAULT_FLOW_LIMITS: FlowLimits = { maxPlanSteps: 8, maxReplans: 3,
 export type ReviewPlan = (plan: Plan, signal: AbortSignal) => Promise<Plan | undefined>;
 
 /** The ports a task acts through: those of a single agent run, without its model, limits and prompts. */
-export type TaskPorts = Omit<AgentRunOptions, 'model' | 'limits' | 'toolChoice' | 'systemPrompt' | 'history' | 'pinned' | 'beforeTool' | 'judgeFinish'>;
+export type TaskPorts = Omit<AgentRunOptions, 'model' | 'limits' | 'toolChoice' | 'systemPrompt' | 'history' | 'pinned' | 'beforeTool' | 'judgeFinish' | 'waits'>;
 
 /** Everything `runTask` needs. */
 export interface RunTaskOptions extends TaskPorts {
@@ -68,6 +69,8 @@ export interface RunTaskOptions extends TaskPorts {
   checkpoints?: CheckpointSetup;
   /** Verification settings; default `auto` with no configured checks. */
   verify?: VerifySettings;
+  /** The shell parser (the shells' `nodeShellSyntax`): checks the agent runs inside a command line count as evidence. */
+  shellSyntax?: () => Promise<ShellSyntax>;
   /** Images the user attached (checked by `checkTaskImages`); read once by the vision model at the start (see taskImages.ts). */
   taskImages?: readonly CheckedImage[];
 }

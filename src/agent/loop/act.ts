@@ -33,7 +33,7 @@ export async function act(run: RunSession, calls: readonly ModelToolCall[]): Pro
       throw new CancelledError();
     }
     announce(run, call);
-    const started = run.options.clock.now();
+    const started = since(run);
     let result: ToolResult;
     try {
       result = await settleImages(run, call, await runCall(run, call), pendingImages);
@@ -94,7 +94,18 @@ function announce(run: RunSession, call: ModelToolCall): void {
 }
 
 /** Observe: the output is cut to the tool result budget before it enters the history (kept whole for `read_output`). */
-function record(run: RunSession, call: ModelToolCall, result: ToolResult, started: number, countError = true): void {
+/** When a call started, and how long the task had waited for the user by then. */
+interface Since {
+  at: number;
+  waited: number;
+}
+
+function since(run: RunSession): Since {
+  return { at: run.options.clock.now(), waited: run.options.waits?.total() ?? 0 };
+}
+
+function record(run: RunSession, call: ModelToolCall, result: ToolResult, started: Since, countError = true): void {
+  const waitedMs = Math.max(0, (run.options.waits?.total() ?? 0) - started.waited);
   const isError = result.isError === true;
   // Known secrets never reach the model: a key a command printed or a file held is replaced here.
   const content = result.content === '' ? '(no output)' : run.options.events.redactText(result.content);
@@ -107,7 +118,8 @@ function record(run: RunSession, call: ModelToolCall, result: ToolResult, starte
     name: call.name,
     isError,
     content: fitted.text,
-    durationMs: Math.max(0, run.options.clock.now() - started),
+    durationMs: Math.max(0, run.options.clock.now() - started.at - waitedMs),
+    ...(waitedMs > 0 ? { waitedMs } : {}),
     ...(result.imagePaths?.length ? { images: result.imagePaths } : {}),
     ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
     ...(result.content === CANCELLED_RESULT || result.stopped ? { stopped: true } : {}),
@@ -117,7 +129,7 @@ function record(run: RunSession, call: ModelToolCall, result: ToolResult, starte
 
 function answerWithoutRunning(run: RunSession, call: ModelToolCall, content: string, isError: boolean): void {
   announce(run, call);
-  record(run, call, { content, isError, ...(content === SKIPPED_AFTER_FINISH ? {} : { stopped: true }) }, run.options.clock.now(), false);
+  record(run, call, { content, isError, ...(content === SKIPPED_AFTER_FINISH ? {} : { stopped: true }) }, since(run), false);
 }
 
 /** What an interrupted call is answered with: the stop's own words when it gave some (a step's budget), else "cancelled by the user". */

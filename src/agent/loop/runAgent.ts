@@ -1,7 +1,9 @@
 import type { RunOutcome } from '../../shared/events';
 import { endRun } from '../events/runEnding';
-import { errorMessage, isCancellation, throwIfAborted } from '../errors';
-import { ContextLengthError, ModelError } from '../model/modelErrors';
+import { errorMessage, throwIfAborted } from '../errors';
+import { outcomeOfStop } from '../ending/decideEnding';
+import { stopCauseFromError } from '../ending/stopCause';
+import { WaitLedger } from '../ending/waitLedger';
 import type { ModelResponse } from '../model/types';
 import { act } from './act';
 import { applyRules } from './applyRules';
@@ -38,7 +40,11 @@ export const CALL_A_TOOL_NOTE = 'Your last reply did not call a tool. Continue t
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
   // Commands the user sends to the background end later: the task's ledger hears of it, and the model is told at its next turn.
   const backgroundEndings = options.backgroundEndings ?? new BackgroundEndings();
-  const run = createRunSession({ ...options, commands: backgroundEndings.watch(options.commands), backgroundEndings });
+  // Waiting for the user is timed apart from running (tool cards and the task's durations).
+  const waits = options.waits ?? new WaitLedger(options.clock);
+  const run = createRunSession({
+    ...options, commands: backgroundEndings.watch(options.commands), backgroundEndings, waits, approver: waits.approver(options.approver), asker: waits.asker(options.asker),
+  });
   run.emit({ type: 'run_started', task: options.task, workspace: options.workspace.root, model: options.model.id });
   let ending: Ending = { outcome: 'failed', reason: 'the run ended unexpectedly' };
   try {
@@ -110,20 +116,14 @@ function answerWithoutTools(run: RunSession, response: ModelResponse): Ending | 
   return undefined;
 }
 
+/** The run's ending from a thrown error, by the core's one error mapping; model failures and bugs are also told as `error` events. */
 function endingFromError(run: RunSession, error: unknown): Ending {
-  if (isCancellation(error) || run.options.signal.aborted) return { outcome: 'cancelled', reason: 'cancelled by the user' };
-  if (error instanceof ModelError) {
-    run.emit({ type: 'error', code: error.code, message: error.message });
-    const reason =
-      error instanceof ContextLengthError
-        ? `the conversation does not fit the model's context window, even after eliding older tool outputs (${error.message})`
-        : error.message;
-    return { outcome: 'failed', reason };
+  const cause = stopCauseFromError(error, { user: run.options.signal.aborted });
+  if (cause.kind === 'provider') run.emit({ type: 'error', code: cause.code ?? 'model', message: errorMessage(error) });
+  if (cause.kind === 'internal') {
+    // A bug (ours or an adapter's): the run still ends cleanly and says so.
+    run.options.logger.error('agent run failed unexpectedly', error);
+    run.emit({ type: 'error', code: 'internal', message: errorMessage(error) });
   }
-  // A bug (ours or an adapter's): the run still ends cleanly and says so.
-  run.options.logger.error('agent run failed unexpectedly', error);
-  const message = errorMessage(error);
-  run.emit({ type: 'error', code: 'internal', message });
-  return { outcome: 'internal', reason: `internal error: ${message}` };
+  return { outcome: outcomeOfStop(cause), reason: cause.kind === 'user' ? 'cancelled by the user' : cause.reason };
 }
-

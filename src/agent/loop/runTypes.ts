@@ -1,4 +1,5 @@
 import type { BackgroundEndings } from '../tools/backgroundEndings';
+import type { WaitLedger } from '../ending/waitLedger';
 import type { ApprovalCategory, RunOutcome, Usage } from '../../shared/events';
 import type { ContextControl } from '../context/contextControl';
 import type { RulesInput } from '../context/rulesFiles';
@@ -89,6 +90,8 @@ export interface AgentRunOptions {
   judgeFinish?: (signal: AbortSignal) => Promise<{ accept: true } | { accept: false; content: string }>;
   /** The task's background commands that ended, told to the model before its next call; a run makes its own when not given. */
   backgroundEndings?: BackgroundEndings;
+  /** Times the waits for the user (a task's, shared by its runs); the run keeps its own when absent. */
+  waits?: WaitLedger;
 }
 
 /** How a run ended, with the conversation for resume and the usage for display. */

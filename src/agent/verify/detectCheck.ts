@@ -56,18 +56,3 @@ export async function detectCheck(workspace: Workspace): Promise<string | undefi
   }
   return undefined;
 }
-
-/** Commands that run a project's tests or checks, whichever project. */
-const TEST_RUNNERS =
-  /(^|[;&|(]\s*)(npm (run )?test|npm run (check|lint|build|typecheck)|yarn (run )?test|pnpm (run )?test|npx (mocha|jest|vitest|tsc)|mocha|jest|vitest|pytest|python3? -m (pytest|unittest)|go (test|vet|build)|cargo (test|check|build|clippy)|make (test|check)|tsc( |$)|(node|python3?|deno|bun|ruby|bash|sh) \S*(test|spec)\S*)/;
-
-/**
- * True when `command` runs one of `checks` or a well-known test runner, as the whole command or
- * one part of a `&&` / `;` / `|` chain (so `echo npm test` is not a check).
- */
-export function isCheckCommand(command: string, checks: readonly string[]): boolean {
-  const norm = (s: string) => s.trim().replace(/\s+/g, ' ');
-  const c = norm(command);
-  const runs = (check: string) => new RegExp(`(^|[;&|(]\\s*)${check.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$|[;&|)])`).test(c);
-  return checks.some((check) => norm(check) !== '' && runs(norm(check))) || TEST_RUNNERS.test(c);
-}

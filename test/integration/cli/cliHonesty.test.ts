@@ -62,7 +62,7 @@ describe('the CLI’s last lines tell the truth (built CLI, fake model server)',
     const r = await cli(['run', 'What is this project?', '--no-plan'], [{ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }]);
     assert.equal(r.code, 1, r.stderr + r.stdout);
     assert.match(r.stdout, /^✗ The endpoint refused the API key: /m);
-    assert.match(r.stdout, /^✗ Failed after \d+ turn\(s\)$/m);
+    assert.match(r.stdout, /^✗ Failed after \d+ turn\(s\) \(ran \d+\.\d s\)$/m, 'the time it ran (it waited for no one)');
     assert.match(r.stdout, /^Next: Set the key \(OPENAI_API_KEY or STEPWISE_API_KEY\)/m);
     assert.doesNotMatch(r.stdout, /\bauth\b/);
   });

@@ -303,7 +303,9 @@ describe('stepwise run (CLI): the planning flow', function () {
     const end = last(r);
     assert.ok(end?.type === 'run_finished' && end.outcome === 'finished', JSON.stringify(end));
     const report = of(r, 'report')[0]!;
-    assert.ok(!/^> /m.test(report.markdown), 'a finished task has no failure banner');
+    assert.ok(!/^> (?!Note:)/m.test(report.markdown), 'a finished task has no failure banner');
+    // "The check passes." is kept as written; CHANGES.md changed after the last check, so a note stands beside it.
+    assert.ok(report.markdown.includes('The check passes.\n\n> Note: the text above says the tests or checks pass; no check ran after the last change.\n'), report.markdown);
   });
 
   it('Stop during a step kills the step’s process tree and exits 130 without a report', async () => {
@@ -338,7 +340,7 @@ describe('stepwise run (CLI): the planning flow', function () {
     assert.deepEqual(tree.filter(isRunning), [], 'no process of the tree outlives the CLI');
     const end = last(r);
     assert.ok(end?.type === 'run_finished' && end.outcome === 'cancelled', JSON.stringify(end));
-    assert.deepEqual(of(r, 'step_finished').map((e) => [e.stepId, e.status, e.summary]), [['1', 'failed', 'Stopped by the user.']]);
+    assert.deepEqual(of(r, 'step_finished').map((e) => [e.stepId, e.status, e.summary]), [['1', 'stopped', 'Stopped by the user.']], 'the user stopped the step: not a failure');
     // Stop means stop: no further step, no updater, no report.
     assert.deepEqual(of(r, 'step_started').map((e) => e.stepId), ['1']);
     assert.deepEqual(requestsOf(reqs(), 'updater'), []);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ConsoleRenderer } from '../../../src/cli/consoleRenderer';
-import { exitCodeFor } from '../../../src/cli/runCli';
+import { exitCodeForOutcome as exitCodeFor } from '../../../src/shared/outcomeClass';
 import { EventStream } from '../../../src/agent/events/eventStream';
 import type { AgentEvent } from '../../../src/shared/events';
 
@@ -149,5 +149,30 @@ describe('exitCodeFor', () => {
       ]);
       assert.match(out, expected);
     }
+  });
+});
+
+describe('the last line of an ending (outcome class, failed checks, durations)', () => {
+  it('an unverified run names the failed check with its exit code, and the time run apart from the time waited', () => {
+    const out = render([{
+      type: 'run_finished', outcome: 'unverified', reason: 'Unverified: `npm test` exited 1 after the last change', turns: 4,
+      failedChecks: [{ command: 'npm test', exitCode: 1 }], runningMs: 1300, waitingMs: 96_700,
+    }]);
+    assert.match(out, /^◐ Unverified: the checks did not pass after 4 turn\(s\) \(ran 1\.3 s, waited for you 96\.7 s\)$/m);
+    assert.match(out, /^ {2}`npm test` exited 1 after the last change$/m);
+  });
+
+  it('a user\'s stop is not marked as a failure', () => {
+    const out = render([{ type: 'run_finished', outcome: 'cancelled', reason: 'Stopped by the user.', turns: 1, runningMs: 500, waitingMs: 0 }]);
+    assert.match(out, /^■ Cancelled after 1 turn\(s\) \(ran 0\.5 s\)$/m);
+    assert.doesNotMatch(out, /✗|Failed/);
+  });
+
+  it('a tool call that waited for the approval shows both times', () => {
+    const out = render([
+      { type: 'tool_call', callId: 'c', name: 'run_command', args: { command: 'npm test' } },
+      { type: 'tool_result', callId: 'c', name: 'run_command', isError: false, content: 'exit code 0', exitCode: 0, durationMs: 1300, waitedMs: 96_700 },
+    ]);
+    assert.match(out, /run_command \(1300 ms, waited for you 96700 ms\)/);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { retryStep, runTask } from '../../../src/agent/flow/runTask';
+import { retryRefusal, retryStep, runTask } from '../../../src/agent/flow/runTask';
 import type { FlowState } from '../../../src/agent/flow/flowState';
 import type { Plan } from '../../../src/shared/plan';
 import { call, finish, flowModel, harness, requestsOf } from './flowHarness';
@@ -38,8 +38,10 @@ describe('planning flow: Stop, budget, review, retry', () => {
     assert.equal(result.reason, 'Stopped by the user.');
     assert.equal(h.workspace.text('b.md'), undefined, 'the aborted call wrote nothing');
     assert.equal(h.workspace.text('a.md'), 'A\n');
-    assert.deepEqual(result.plan?.steps.map((s) => s.status), ['completed', 'failed', 'pending']);
-    assert.deepEqual(h.of('step_finished').at(-1), { type: 'step_finished', stepId: '2', status: 'failed', summary: 'Stopped by the user.' });
+    // The user's Stop is not the step's failure: it shows as stopped (no Retry; a resume runs it again).
+    assert.deepEqual(result.plan?.steps.map((s) => s.status), ['completed', 'stopped', 'pending']);
+    assert.deepEqual(h.of('step_finished').at(-1), { type: 'step_finished', stepId: '2', status: 'stopped', summary: 'Stopped by the user.' });
+    assert.match(retryRefusal(result.state!, '2') ?? '', /is stopped; only failed, blocked or skipped steps can be retried/);
     assert.equal(requestsOf(model, 'step:Note C').length, 0);
     assert.equal(requestsOf(model, 'report').length, 0);
     assert.deepEqual(h.of('report'), []);
@@ -168,7 +170,7 @@ describe('planning flow: Stop, budget, review, retry', () => {
     await assert.rejects(retryStep({ ...ports, models: { default: second } }, { ...saved, plan: { goal: '' } } as never, '2'), /saved flow state is invalid/);
   });
 
-  it('skips a failed step when the updater says so and goes on', async () => {
+  it('skips a failed step when the updater says so and goes on; the task ends incomplete, naming the step', async () => {
     const model = flowModel({
       planner: [call('create_plan', PLAN)],
       'step:Note A': [finish('Wrote a.md.')],
@@ -179,7 +181,8 @@ describe('planning flow: Stop, budget, review, retry', () => {
     });
     const h = harness(model, { task: 'Write the notes', planMode: 'always', limits: { maxTurnsPerStep: 1 } });
     const result = await runTask(h.options);
-    assert.equal(result.outcome, 'finished', result.reason);
+    assert.equal(result.outcome, 'incomplete', result.reason);
+    assert.equal(result.reason, 'Steps not done: 2. "Note B" (skipped by the plan updater)');
     assert.deepEqual(result.plan?.steps.map((s) => s.status), ['completed', 'skipped', 'completed']);
     assert.ok(h.of('plan_updated').some((e) => e.reason === 'plan updated: skipped "Note B": b is optional'));
   });

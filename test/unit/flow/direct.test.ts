@@ -20,7 +20,7 @@ describe('planning flow: simple requests', () => {
     assert.deepEqual(h.of('step_started'), []);
     assert.deepEqual(h.of('report'), []);
     assert.equal(h.of('run_started').length, 1);
-    assert.deepEqual(h.of('run_finished'), [{ type: 'run_finished', outcome: 'finished', summary: 'The project is called Demo.', turns: 2 }]);
+    assert.deepEqual(h.of('run_finished'), [{ type: 'run_finished', outcome: 'finished', summary: 'The project is called Demo.', turns: 2, runningMs: 0, waitingMs: 0 }]);
     // One cheap routing call: the task, one tiny tool, a forced call.
     const [route] = requestsOf(model, 'coordinator');
     assert.equal(route!.toolChoice, 'required');

@@ -119,10 +119,11 @@ describe('planning flow: a complex task', () => {
     for (const file of ['src/validate.ts', 'src/app.ts', 'docs/validation.md']) {
       assert.ok(report.includes(`- [${file}](../../${file})`), `report links ${file}:\n${report}`);
     }
-    // npm test passed in step 3, but step 4 changed files after it: the evidence says not verified,
-    // and no sentence of the report may say the tests pass.
+    // npm test passed in step 3, but step 4 changed files after it: the evidence says not verified.
+    // The step's words are kept as written; a note beside them says what the evidence shows.
     assert.match(report, /## How it was verified\n\nNot verified\./);
-    assert.doesNotMatch(report, /npm test pass/);
+    assert.ok(report.includes('npm test passes (3 passing).\n4. **Document validation**'), report);
+    assert.ok(report.includes('\n\n> Note: the text above says the tests or checks pass; no check ran after the last change.\n'), report);
     assert.match(report, /## What is left\n\nNothing\./);
     assert.equal(result.summary, 'parse() now rejects empty input, and the check is documented.');
   });

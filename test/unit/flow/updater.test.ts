@@ -14,7 +14,11 @@ const PLAN = {
   ],
 };
 
-const REPORT = [call('write_report', { summary: 'The build passes.', findings: [], verification: 'npm run build', left: [] })];
+// The first draft claims a pass no check backs: the reporter is asked once to correct itself.
+const REPORT = [
+  call('write_report', { summary: 'The build passes.', findings: [], verification: 'npm run build', left: [] }),
+  call('write_report', { summary: 'Fixed the import; no check ran after the last change.', findings: [], verification: '', left: [] }),
+];
 
 describe('planning flow: the plan updater', () => {
   it('re-plans a failed step: the updater retries it differently and the task finishes', async () => {

@@ -25,6 +25,7 @@ import type { RunInteractions } from './runInteractions';
 import type { RunRecords } from './runRecords';
 import { showRunProgress } from './runProgress';
 import { flowSettings, newRunId, type RunRecord, type TaskControllerDeps } from './taskControllerTypes';
+import { nodeShellSyntax } from '../../../node/shellWasm';
 
 /** A run in progress. */
 export interface ActiveRun extends RunRecord {
@@ -79,6 +80,7 @@ export function taskOptions(ctx: RunContext): RetryStepOptions {
     // Checkpoints before changes and steps, checks at finish, new errors after edits (issue 12).
     checkpoints,
     verify: { mode: config.verifyMode, commands: config.verifyCommands },
+    shellSyntax: nodeShellSyntax,
     diagnostics: new VscodeDiagnostics((rel) => workspace.uriOf(rel)),
   };
 }

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { AgentEvent } from '../../../shared/events';
 import { attentionFor, type Attention } from '../../common/task/attention';
 import { RunWaits } from '../../common/task/runWaits';
+import { OUTCOME_CLASS, type OutcomeClass } from '../../../shared/outcomeClass';
+import type { RunOutcome } from '../../../shared/events';
 
 const MAX_TASK_CHARS = 40;
 /** How long an approval must stay open before a user who is not looking is told of it. */
@@ -118,17 +120,21 @@ export class RunStatusBar implements vscode.Disposable {
   }
 }
 
+/** The notification per outcome class (src/shared/outcomeClass.ts): the status bar classifies nothing itself. */
+const FINISHED_MESSAGE: Record<OutcomeClass, (outcome: RunOutcome, show: string) => Thenable<string | undefined>> = {
+  done: (_outcome, show) => vscode.window.showInformationMessage(vscode.l10n.t('Stepwise finished the task.'), show),
+  partial: (outcome, show) => vscode.window.showWarningMessage(vscode.l10n.t('Stepwise did the task only in part ({0}).', outcome), show),
+  stopped: (_outcome, show) => vscode.window.showInformationMessage(vscode.l10n.t('Stepwise stopped the task.'), show),
+  failed: (outcome, show) => vscode.window.showWarningMessage(vscode.l10n.t('Stepwise ended the task without finishing it ({0}).', outcome), show),
+};
+
 /** A notification for a user who is looking elsewhere, with a button that brings them to the task. */
 function notify(attention: Attention, showCommand: string): void {
   const show = vscode.l10n.t('Show Task');
   let message: Thenable<string | undefined>;
   switch (attention.kind) {
     case 'finished':
-      message = attention.outcome === 'finished'
-        ? vscode.window.showInformationMessage(vscode.l10n.t('Stepwise finished the task.'), show)
-        : attention.outcome === 'cancelled'
-          ? vscode.window.showInformationMessage(vscode.l10n.t('Stepwise stopped the task.'), show)
-          : vscode.window.showWarningMessage(vscode.l10n.t('Stepwise ended the task without finishing it ({0}).', attention.outcome), show);
+      message = FINISHED_MESSAGE[OUTCOME_CLASS[attention.outcome]](attention.outcome, show);
       break;
     case 'approval':
       message = vscode.window.showInformationMessage(vscode.l10n.t('Stepwise is waiting for your approval: {0}', attention.title), show);

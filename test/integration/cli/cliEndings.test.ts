@@ -1,0 +1,159 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AgentEvent, AgentEventOf } from '../../../src/shared/events';
+import { ENDING_CASES, type EndingCase, type EndingFact } from '../../support/endingCases';
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn } from '../../support/fakeOpenAIServer';
+import { isRunning } from '../../support/processes';
+import { call, finish, flowScript, type FlowScript } from '../flow/flowFake';
+import { startCli, type CliRun } from './cliProcess';
+
+// Acceptance item 1 of issue 21: every route × fact of the shared table (test/support/endingCases.ts)
+// through the built CLI (`node dist/cli.js`) against the fake model server: one expected outcome
+// and exit code each. The same facts end the same way whatever the route.
+
+/** Answers in order, whatever the conversation holds (a follow-up's history carries earlier turns). */
+function seq(...turns: FakeTurn[]): (request: unknown, turn: number) => FakeTurn {
+  let n = 0;
+  return () => turns[Math.min(n++, turns.length - 1)]!;
+}
+
+const HANG: FakeTurn = { text: 'Thinking about it slowly', chunkChars: 3, hangAfterChunks: 3, hangMs: 30_000 };
+const UNAUTHORIZED: FakeTurn = { status: 401, body: { error: { message: 'bad key', type: 'invalid_request_error' } } };
+const BIG = { prompt_tokens: 890, completion_tokens: 10, total_tokens: 900 };
+const FAILING_CHECK = 'node -e "process.exit(2)"';
+const ONE_STEP = { goal: 'Fix it', thought: 'One step.', steps: [{ title: 'Fix', description: 'Fix it.', role: 'coder' }] };
+const TWO_STEPS = {
+  goal: 'Two notes', thought: 'Two steps.',
+  steps: [{ title: 'Note A', description: 'Write a.md.', role: 'coder' }, { title: 'Note B', description: 'Write b.md.', role: 'coder' }],
+};
+const REPORT = call('write_report', { summary: 'All tests pass.', findings: [], verification: '', left: [] });
+
+/** How one fact is produced: the agent's answers (by a direct agent or a plan step), extra CLI arguments, a Stop. */
+interface FactScript {
+  agent: () => (request: unknown, turn: number) => FakeTurn;
+  args?: string[];
+  interrupt?: boolean;
+}
+
+const FACTS: Partial<Record<EndingFact, FactScript>> = {
+  'budget reached': { agent: () => seq({ ...call('list_files', { path: '.' }), usage: BIG }, finish('x')), args: ['--token-budget', '500'] },
+  'turn limit': { agent: () => (() => { let n = 0; return () => call('read_file', { path: `missing-${n++}.md` }); })(), args: ['--max-steps', '2'] },
+  'verify fails': { agent: () => seq(call('write_file', { path: 'a.txt', content: 'a\n' }), finish('Done.')), args: ['--verify', FAILING_CHECK] },
+  "the agent's own test run fails after the last change": {
+    agent: () => seq(call('write_file', { path: 'a.txt', content: 'a\n' }), call('run_command', { command: 'npm test' }), finish('All tests pass.')),
+  },
+  'user stop': { agent: () => seq(HANG), interrupt: true },
+  'provider failure': { agent: () => seq(UNAUTHORIZED) },
+};
+
+/** The flow script of the run under test: the fact's answers for the direct agent, or for the plan's step(s). */
+function scriptFor(c: EndingCase): { script: FlowScript; args: string[]; interrupt: boolean } {
+  if (c.fact === 'a step skipped by the updater') {
+    return {
+      script: {
+        planner: [call('create_plan', TWO_STEPS)],
+        'step:Note A': seq(call('read_file', { path: 'a.md' })),
+        'step:Note B': seq(finish('Wrote nothing; b needs no note.')),
+        recovery: seq(call('skip_step', { reason: 'a is optional' })),
+        updater: seq(call('keep_plan', {})),
+        report: seq(REPORT),
+      },
+      args: ['--plan', '--max-steps', '1'],
+      interrupt: false,
+    };
+  }
+  const fact = FACTS[c.fact]!;
+  if (c.route !== 'planned') return { script: { direct: fact.agent() }, args: fact.args ?? [], interrupt: fact.interrupt ?? false };
+  return {
+    script: {
+      planner: [call('create_plan', ONE_STEP)],
+      'step:Fix': fact.agent(),
+      updater: seq(call('keep_plan', {})),
+      recovery: seq(call('stop_task', { reason: 'the step cannot go on' })),
+      report: seq(REPORT),
+    },
+    args: ['--plan', ...(fact.args ?? [])],
+    interrupt: fact.interrupt ?? false,
+  };
+}
+
+/** The earlier task a follow-up or a resume continues: a finished one-step plan, or a direct task stopped at its turn limit. */
+const SEEDS: Partial<Record<EndingCase['route'], { script: FlowScript; args: string[] }>> = {
+  'follow-up': {
+    script: { planner: [call('create_plan', ONE_STEP)], 'step:Fix': seq(finish('Looked; nothing to fix.')), updater: seq(call('keep_plan', {})), report: seq(REPORT) },
+    args: ['--plan'],
+  },
+  resume: { script: { direct: seq(call('read_file', { path: 'README.md' })) }, args: ['--no-plan', '--max-steps', '1'] },
+};
+
+describe('one ending for every route (built CLI): route × fact → outcome and exit code', function () {
+  this.timeout(120_000);
+  let ws: string;
+  let fake: FakeOpenAIServer | undefined;
+  const pids: number[] = [];
+
+  beforeEach(async () => {
+    ws = await mkdtemp(path.join(tmpdir(), 'stepwise-endings-'));
+    await writeFile(path.join(ws, 'README.md'), '# demo\n');
+    await writeFile(path.join(ws, 'package.json'), JSON.stringify({ name: 'demo', private: true, scripts: { test: 'node test.js' } }));
+    await writeFile(path.join(ws, 'test.js'), "console.log('1 failing'); process.exit(1);\n");
+  });
+  afterEach(async () => {
+    for (const pid of pids.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+    await fake?.close();
+    fake = undefined;
+    await rm(ws, { recursive: true, force: true });
+  });
+
+  async function run(args: string[], script: FlowScript, interrupt = false): Promise<CliRun> {
+    await fake?.close();
+    fake = await startFakeOpenAI(flowScript(script));
+    const cli = startCli([...args, '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--auto-approve', 'read,edit,command']);
+    pids.push(cli.child.pid!);
+    if (interrupt) {
+      await cli.waitForEvent((e) => e.type === 'text_delta');
+      cli.child.kill('SIGINT');
+    }
+    return cli.done;
+  }
+
+  for (const c of ENDING_CASES) {
+    const title = `${c.route} × ${c.fact} → ${c.outcome}, exit ${c.exit}`;
+    if (c.notThroughCli) continue;
+    it(title, async () => {
+      const { script, args, interrupt } = scriptFor(c);
+      let command = ['run', 'Fix it and run the tests', ...(c.route === 'direct' ? ['--no-plan'] : []), ...args];
+      const seed = SEEDS[c.route];
+      if (seed) {
+        const first = await run(['run', 'Fix it', ...seed.args], seed.script);
+        assert.ok(first.events.some((e) => e.type === 'run_finished'), first.stderr);
+        const id = first.envelopes[0]!.runId;
+        command = c.route === 'follow-up' ? ['resume', id, 'Now fix it and run the tests', ...args] : ['resume', id, ...args];
+      }
+      const r = await run(command, script, interrupt);
+      const finished = r.events.filter((e): e is AgentEventOf<'run_finished'> => e.type === 'run_finished');
+      assert.equal(finished.length, 1, `${JSON.stringify(finished)}\n${r.stderr}`);
+      const end = finished[0]!;
+      assert.equal(end.outcome, c.outcome, `${end.reason}\n${r.stderr}`);
+      assert.equal(r.code, c.exit, r.stderr);
+      assert.equal(r.events.at(-1)?.type, 'run_finished');
+      assertFacts(c, end, r.events);
+    });
+  }
+});
+
+/** The facts behind the outcome are on the event the card and the CLI line render. */
+function assertFacts(c: EndingCase, end: AgentEventOf<'run_finished'>, events: AgentEvent[]): void {
+  if (c.fact === "the agent's own test run fails after the last change") {
+    assert.deepEqual(end.failedChecks, [{ command: 'npm test', exitCode: 1 }]);
+    assert.match(end.reason ?? '', /`npm test` exited 1 after the last change/);
+  }
+  if (c.fact === 'verify fails') assert.deepEqual(end.failedChecks?.at(-1), { command: FAILING_CHECK, exitCode: 2 });
+  if (c.fact === 'a step skipped by the updater') assert.match(end.reason ?? '', /"Note A" \(skipped by the plan updater\)/);
+  if (c.fact === 'user stop') assert.ok(!events.some((e) => e.type === 'step_finished' && e.status === 'failed'), 'a stopped step is not failed');
+  assert.equal(typeof end.runningMs, 'number');
+  assert.equal(typeof end.waitingMs, 'number');
+}
+

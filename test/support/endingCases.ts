@@ -1,0 +1,66 @@
+import type { RunOutcome } from '../../src/shared/events';
+
+/** The routes a task can end by. */
+export type EndingRoute = 'direct' | 'planned' | 'follow-up' | 'resume' | 'step retry';
+
+/** The facts that decide an ending. */
+export type EndingFact =
+  | 'budget reached'
+  | 'turn limit'
+  | 'verify fails'
+  | "the agent's own test run fails after the last change"
+  | 'a step skipped by the updater'
+  | 'a step skipped by the user'
+  | 'user stop'
+  | 'provider failure';
+
+/** One cell of the table: a route and a fact, the one outcome and exit code they end with. */
+export interface EndingCase {
+  route: EndingRoute;
+  fact: EndingFact;
+  outcome: RunOutcome;
+  exit: number;
+  /** Why the built CLI cannot produce this cell (the webview still renders it from the table). */
+  notThroughCli?: string;
+}
+
+/** The one outcome each fact ends with, whatever the route (a plan's turn limit is a step's: its updater stops the task, `failed`). */
+const BY_FACT: Record<EndingFact, [RunOutcome, number]> = {
+  'budget reached': ['budget', 1],
+  'turn limit': ['step_limit', 1],
+  'verify fails': ['unverified', 3],
+  "the agent's own test run fails after the last change": ['unverified', 3],
+  'a step skipped by the updater': ['incomplete', 3],
+  'a step skipped by the user': ['incomplete', 3],
+  'user stop': ['cancelled', 130],
+  'provider failure': ['failed', 1],
+};
+
+const PLAN_ONLY = new Set<EndingFact>(['a step skipped by the updater', 'a step skipped by the user']);
+const ROUTES: EndingRoute[] = ['direct', 'planned', 'follow-up', 'resume', 'step retry'];
+
+/** Cells with no plan step to skip are left out: a direct run, a follow-up on a finished plan and a direct resume have no steps. */
+function applies(route: EndingRoute, fact: EndingFact): boolean {
+  return !PLAN_ONLY.has(fact) || route === 'planned' || route === 'step retry';
+}
+
+function notThroughCli(route: EndingRoute, fact: EndingFact): string | undefined {
+  if (route === 'step retry') return 'the CLI has no step-retry command (VS Code\'s Retry calls retryStep)';
+  if (fact === 'a step skipped by the user') return 'the CLI\'s plan review is yes / no on a terminal; steps are skipped in the VS Code review';
+  return undefined;
+}
+
+/**
+ * The table of acceptance item 1: every route × every fact that applies to it → one outcome and
+ * exit code. The CLI test runs the cells the built CLI can produce; the webview test renders every
+ * cell's outcome card and checks its badge and actions.
+ */
+export const ENDING_CASES: readonly EndingCase[] = ROUTES.flatMap((route) =>
+  (Object.keys(BY_FACT) as EndingFact[])
+    .filter((fact) => applies(route, fact))
+    .map((fact) => {
+      const [outcome, exit] = route === 'planned' && fact === 'turn limit' ? (['failed', 1] as [RunOutcome, number]) : BY_FACT[fact];
+      const why = notThroughCli(route, fact);
+      return { route, fact, outcome, exit, ...(why ? { notThroughCli: why } : {}) };
+    }),
+);
