@@ -34,6 +34,7 @@ import { SetupController } from './host/vscode/setup/setupController';
 import { PresetMemory } from './host/vscode/setup/presetMemory';
 import { chatBoxOf } from './host/vscode/views/chatBox';
 import { TaskViews } from './host/vscode/views/taskViews';
+import { adoptWindowHistory, workspacePlace } from './host/vscode/workspacePlace';
 import { MentionSource, STEPWISE_OUTPUT_FOLDERS } from './host/common/mentions/mentionSource';
 import { setChildEnvironmentRules } from './node/childEnv';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
@@ -66,11 +67,17 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   const logger = new OutputChannelLogger(channel, redactor);
   const keys = new ApiKeyStore(context.secrets, process.env, (secret) => redactor.add(secret));
   // The security boundary's host half: endpoint consent, per-origin keys, workspace MCP trust, restricted reports.
-  const trust = createTrustWiring(context, keys, process.env, () => mcp);
+  // History, confirmations and trust are the workspace's, found by its identity: every window on the folder sees the same.
+  const place = workspacePlace(context, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+  const trust = createTrustWiring(place, keys, process.env, () => mcp);
   const webKeys = new WebKeyStore(context.secrets, process.env, (secret) => redactor.add(secret));
   const models = new ModelProvider(keys, process.env, systemClock, logger, (text) => redactor.redact(text));
-  const storage = context.storageUri ?? context.globalStorageUri;
-  const history = new HistoryStore(vscode.Uri.joinPath(storage, 'history').fsPath, (error) => logger.error('task history write failed', error));
+  const history = new HistoryStore(place.historyFolder, (error) => logger.error('task history write failed', error));
+  try {
+    adoptWindowHistory(context, place);
+  } catch (error) {
+    logger.error("could not copy the window's task history into the workspace's", error);
+  }
   const registry = new ToolRegistry(builtinTools());
   const folder = (): vscode.WorkspaceFolder | undefined => vscode.workspace.workspaceFolders?.[0];
   const config = configReader(logger, (fingerprint) => trust.workspaceConfirmed(fingerprint));

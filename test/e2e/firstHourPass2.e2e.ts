@@ -2,10 +2,15 @@
 // the sidebar's conversation survives "Set Up Model" → Cancel, and a task's title is a short summary of the
 // user's words (Run Task on Selection attaches the selection instead of pasting fences into the message).
 import assert from 'node:assert/strict';
-import type { Frame, Page } from 'playwright-core';
+import { existsSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium } from '../host/browser';
+import { installVsix, newRunDir, startCodeServer, type CodeServer } from '../host/codeServer';
+import { createSampleWorkspace } from '../host/sampleWorkspace';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { textOf } from './support/webviewDom';
-import { frameWith, hideBottomPanel, openSidebar, openWorkbench, runCommand, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
+import { builtVsix, frameWith, hideBottomPanel, openSidebar, openWorkbench, runCommand, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
 
 const API_KEY = { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' };
 const ANSWER = 'toKelvin adds 273 where it should add 273.15.';
@@ -68,4 +73,46 @@ describe('The first hour, second pass (code-server + chromium)', function () {
       await screenshots(page, `first-hour-2-after-setup-cancel-${tag}`);
     });
   }
+
+  // Issue 22 item 3: a second window on the same folder that VS Code gives a workspace storage folder of
+  // its own (simulated: the first window's storage folder is moved away before the workbench starts again).
+  it('a window with a new workspace storage folder shows the same history', async () => {
+    const runDir = newRunDir('e2e');
+    const workspace = createSampleWorkspace(path.join(runDir, 'workspace'));
+    await installVsix(runDir, builtVsix());
+    const settings = { 'stepwise.baseUrl': fake.url, 'stepwise.model': 'gpt-test', 'stepwise.verify.mode': 'off' };
+    const open = async (keepSettings: boolean): Promise<{ server: CodeServer; browser: Browser; page: Page }> => {
+      const server = await startCodeServer({ runDir, settings, env: API_KEY, keepSettings });
+      const browser = await launchChromium();
+      const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+      await page.goto(server.workbenchUrl(workspace));
+      await page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 60_000 });
+      return { server, browser, page };
+    };
+    let first: Awaited<ReturnType<typeof open>> | undefined = await open(false);
+    try {
+      let sidebar = await openSidebar(first.page);
+      await sendTask(sidebar, 'Find where toKelvin is defined');
+      sidebar = await sidebarFrame(first.page);
+      await until('the answer in the first window', async () => (await textOf(sidebar)).includes(ANSWER));
+    } finally {
+      await first.browser.close().catch(() => {});
+      await first.server.stop();
+      first = undefined;
+    }
+    const storage = path.join(runDir, 'user-data', 'User', 'workspaceStorage');
+    assert.ok(existsSync(storage), 'the first window had a workspace storage folder');
+    renameSync(storage, `${storage}.first-window`);
+
+    const second = await open(true);
+    try {
+      const sidebar = await openSidebar(second.page);
+      await until('the first window\'s task in the history', async () => (await textOf(sidebar)).includes('Find where toKelvin is defined'), 60_000);
+      assert.doesNotMatch(await textOf(sidebar), /No tasks yet/);
+      await screenshots(second.page, 'first-hour-2-second-window-history-dark');
+    } finally {
+      await second.browser.close().catch(() => {});
+      await second.server.stop();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import path from 'node:path';
 import type { ReportSink } from '../../agent/flow';
 import type { StepwiseConfig } from '../common/config/stepwiseConfig';
 import type { McpHost } from '../common/mcp/mcpHost';
@@ -12,6 +12,7 @@ import { McpTrustStore } from './mcp/mcpTrustStore';
 import type { CommandDeps } from './commands/registerCommands';
 import type { McpChangeHandlers } from './mcp/watchMcpConfig';
 import type { ApiKeyStore } from './secrets/apiKeyStore';
+import type { WorkspacePlace } from './workspacePlace';
 import type { TaskControllerDeps } from './task/taskControllerTypes';
 
 /** The host's half of the trust boundary, built once in `activate` and plugged in where each part belongs. */
@@ -43,16 +44,15 @@ export interface TrustWiring {
  * Builds the trust wiring: consent to the workspace's `workspace-confirm` settings (workspaceState), the one-time move of the old single
  * API key to the user-level endpoint's origin, workspace MCP trust and review, restricted reports.
  */
-export function createTrustWiring(context: vscode.ExtensionContext, keys: ApiKeyStore, env: NodeJS.ProcessEnv, mcp: () => McpHost): TrustWiring {
-  const consent = new WorkspaceSettingsConsent(context.workspaceState, env);
+export function createTrustWiring(place: WorkspacePlace, keys: ApiKeyStore, env: NodeJS.ProcessEnv, mcp: () => McpHost): TrustWiring {
+  const consent = new WorkspaceSettingsConsent(place.state, env);
   void keys.migrateLegacyKey(endpointOrigin(resolveBaseUrl(readConfig(() => false, true).config, env)));
-  const mcpTrust = new McpTrustStore(context.workspaceState, () => void mcp().startOrRefresh());
+  const mcpTrust = new McpTrustStore(place.state, () => void mcp().startOrRefresh());
   const mcpReview = new McpConfigReview(async () => {
     mcpTrust.resetAsked();
     await mcp().startOrRefresh();
   });
   let workspaceServers = JSON.stringify(workspaceMcpServers() ?? null);
-  const storage = context.storageUri ?? context.globalStorageUri;
   const settingsChanged = (): void => {
     const now = JSON.stringify(workspaceMcpServers() ?? null);
     if (now === workspaceServers) {
@@ -62,7 +62,7 @@ export function createTrustWiring(context: vscode.ExtensionContext, keys: ApiKey
     workspaceServers = now;
     mcpReview.changed('stepwise.mcpServers');
   };
-  const restrictedReports = new FolderReportSink(vscode.Uri.joinPath(storage, 'reports').fsPath);
+  const restrictedReports = new FolderReportSink(path.join(place.folder, 'reports'));
   // A task starts MCP (activation does not); `refresh` alone does nothing until MCP has started.
   const prepareMcp = (): Promise<void> => (mcpReview.pending ? Promise.resolve() : mcp().startOrRefresh());
   return {
