@@ -30,6 +30,7 @@ import type { McpHub } from '../mcp';
 import type { Prompter } from './prompter';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
 import { restoreCommand } from './restoreCommand';
+import { recoverInterruptedRestore } from './cliCheckpointStore';
 import { historyCommand } from './historyCommand';
 import { setupCommand } from './setupCommands';
 import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
@@ -138,6 +139,8 @@ function runSettings(options: CliOptions) {
 /** Runs `stepwise run | tasks | resume ...` to completion and returns the exit code; never throws for user errors. */
 export async function runCli(io: CliIo): Promise<number> {
   const command = io.argv[0];
+  // A restore a crash interrupted is rolled back before any command looks at the workspace.
+  await recoverInterruptedRestore(io.env, io.argv, io.cwd, io.stderr);
   if (command === 'checkpoints') return checkpointsCommand(io);
   if (command === 'restore') return restoreCommand(io);
   if (command === 'history') return historyCommand(io);
