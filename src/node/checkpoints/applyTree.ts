@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, chmod, chown, lstat, mkdir, open, readlink, realpath, rename, rmdir, symlink, unlink } from 'node:fs/promises';
+import { access, chmod, lstat, mkdir, readlink, realpath, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isInsideWorkspace } from '../../agent/checkpoints/checkpointPaths';
 import { throwIfAborted } from '../../agent/errors';
-import { TEMP_SUFFIX } from '../atomicWrite';
 import { GITLINK_MODE, type TreeEntry } from './gitTrees';
-import { readJournal, removeJournal, rollBack, writeJournal, writerRuns, type AfterState, type BlobReader, type JournalEntry, type PathState, type RestoreJournal } from './restoreJournal';
+import { flushAll, readJournal, removeJournal, replaceFile, rollBack, writeJournal, writerRuns, type AfterState, type BlobReader, type JournalEntry, type PathState, type RestoreJournal } from './restoreJournal';
 
 /** What a path should become: a file with content and mode, or nothing. */
 export type Wanted = { path: string; entry: TreeEntry; content: Buffer } | { path: string; entry: undefined };
@@ -42,7 +40,7 @@ export async function applyWanted(root: string, wanted: readonly Wanted[], journ
     for (const w of ordered) await put(path.join(realRoot, w.path), w);
     for (const rel of deleting) await removeEmptyParents(realRoot, rel);
     // Each file was replaced by a rename (never half-written); flush them all before the journal goes.
-    await flushAll(realRoot, wanted);
+    await flushAll(wanted.filter((w) => w.entry && w.entry.mode !== '120000').map((w) => path.join(realRoot, w.path)), wanted.map((w) => path.dirname(path.join(realRoot, w.path))));
   } catch (error) {
     await rollBack(journal, journalPort.readBlobs);
     await removeJournal(journalPort.file);
@@ -159,48 +157,6 @@ async function put(file: string, w: Wanted): Promise<void> {
   const wantExec = w.entry.mode === '100755';
   const next = wantExec ? mode | ((mode & 0o444) >> 2) : mode & ~0o111;
   if (next !== mode) await chmod(file, next);
-}
-
-/**
- * Replaces `file` by a rename from a temporary file beside it (named as `atomicWrite` names its
- * own, so a crash's leftovers are found), keeping the old file's mode and owner. Not flushed one by
- * one: the journal already makes the restore recoverable, and `flushAll` flushes all at the end.
- */
-async function replaceFile(file: string, content: Buffer, previous: { mode: number; uid: number; gid: number } | undefined): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = path.join(path.dirname(file), `.${process.pid}.${randomBytes(6).toString('hex')}.${path.basename(file).slice(0, 100)}${TEMP_SUFFIX}`);
-  const handle = await open(temp, 'wx', previous ? previous.mode & 0o7777 : 0o666);
-  try {
-    try {
-      await handle.writeFile(content);
-      if (previous) {
-        await handle.chmod(previous.mode & 0o7777);
-        if (previous.uid !== process.getuid?.() || previous.gid !== process.getgid?.()) await chown(temp, previous.uid, previous.gid).catch(() => undefined);
-      }
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
-/** Flushes every written file and the folders they are in, a few at a time (the disk batches them). */
-async function flushAll(root: string, wanted: readonly Wanted[]): Promise<void> {
-  const files = wanted.filter((w) => w.entry && w.entry.mode !== '120000').map((w) => path.join(root, w.path));
-  const folders = [...new Set(wanted.map((w) => path.dirname(path.join(root, w.path))))];
-  const queue = [...files, ...folders];
-  const worker = async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const handle = await open(next, 'r').catch(() => undefined);
-      if (!handle) continue; // a folder emptied and removed by the restore
-      await handle.sync().catch(() => undefined);
-      await handle.close();
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
 }
 
 async function symlinkIn(file: string, target: string): Promise<void> {

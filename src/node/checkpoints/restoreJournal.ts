@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, rmdir, symlink, unlink } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, open, readdir, readFile, rename, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isInsideWorkspace } from '../../agent/checkpoints/checkpointPaths';
-import { atomicWrite, TEMP_SUFFIX } from '../atomicWrite';
+import { TEMP_SUFFIX } from '../atomicWrite';
 
 /** A path's state on one side of a restore: absent, a file (blob id in the store, permission bits), or a symlink. */
 export const PathState = z.discriminatedUnion('kind', [
@@ -117,6 +118,8 @@ export async function rollBack(journal: RestoreJournal, readBlobs: BlobReader): 
   for (const entry of entries) if (entry.before.kind === 'absent') await attempt(entry);
   for (const dir of [...journal.createdDirs].reverse()) if (isInsideWorkspace(dir)) await rmdir(path.join(root, dir)).catch(() => undefined);
   for (const entry of entries) if (entry.before.kind !== 'absent') await attempt(entry);
+  const written = entries.filter((e) => e.before.kind === 'file').map((e) => path.join(root, e.path));
+  await flushAll(written, entries.map((e) => path.dirname(path.join(root, e.path))));
   if (failures.length) throw new Error(`could not put back ${failures.length} file(s): ${failures.slice(0, 3).join('; ')}`);
 }
 
@@ -137,9 +140,49 @@ export async function putState(file: string, state: PathState, blobs: ReadonlyMa
   if (!content) throw new Error(`the checkpoint store is missing ${state.blob}`);
   const current = await readFile(file).catch(() => undefined);
   // Already right (a rollback run twice, or a file the restore had not reached): only the mode may differ.
-  if (!current || !current.equals(content)) await atomicWrite(file, content);
+  if (!current || !current.equals(content)) await replaceFile(file, content, info?.isFile() ? info : undefined);
   const mode = (await lstat(file)).mode & 0o7777;
   if (mode !== state.mode) await chmod(file, state.mode);
+}
+
+/**
+ * Replaces `file` by a rename from a temporary file beside it (named as `atomicWrite` names its
+ * own, so a crash's leftovers are found), keeping the old file's mode and owner. Not flushed one by
+ * one: the journal already makes the restore recoverable, and `flushAll` flushes all at the end.
+ */
+export async function replaceFile(file: string, content: Buffer, previous: { mode: number; uid: number; gid: number } | undefined): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = path.join(path.dirname(file), `.${process.pid}.${randomBytes(6).toString('hex')}.${path.basename(file).slice(0, 100)}${TEMP_SUFFIX}`);
+  const handle = await open(temp, 'wx', previous ? previous.mode & 0o7777 : 0o666);
+  try {
+    try {
+      await handle.writeFile(content);
+      if (previous) {
+        await handle.chmod(previous.mode & 0o7777);
+        if (previous.uid !== process.getuid?.() || previous.gid !== process.getgid?.()) await chown(temp, previous.uid, previous.gid).catch(() => undefined);
+      }
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Flushes every written file and the folders they are in, a few at a time (the disk batches them). */
+export async function flushAll(files: readonly string[], folders: readonly string[]): Promise<void> {
+  const queue = [...files, ...new Set(folders)];
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const handle = await open(next, 'r').catch(() => undefined);
+      if (!handle) continue; // a folder emptied and removed by the restore
+      await handle.sync().catch(() => undefined);
+      await handle.close();
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
 }
 
 /** Removes the temporary files a killed writer (`pid`) left in `dir` (`.<pid>.<random>.<name>.stepwise-tmp`). */
