@@ -11,7 +11,7 @@ import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedReq
 import { call, callerOf, finish, turnOf } from '../integration/flow/flowFake';
 import { closeAndRemove } from './support/cleanup';
 import { textOf } from './support/webviewDom';
-import { hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, screenshots, until, type Workbench, screenshotIfFailed } from './support/workbench';
+import { hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, runCommand, screenshots, until, type Workbench, screenshotIfFailed } from './support/workbench';
 
 const API_KEY = { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' };
 const NOTES = 'Write the notes';
@@ -132,6 +132,7 @@ describe('Undo after restore in the real workbench: the user\'s line is kept, th
     assert.match(note, /Not undone: README\.md \(you changed it after the task; your version is kept\)/);
 
     await hideBottomPanel(w.page);
+    await runCommand(w.page, 'Notifications: Clear All Notifications');
     for (const shot of await screenshots(w.page, 'undo-restore-timeline-dark')) assert.ok(existsSync(shot));
     await pickColorTheme(w.page, 'Light Modern');
     for (const shot of await screenshots(w.page, 'undo-restore-timeline-light')) assert.ok(existsSync(shot));

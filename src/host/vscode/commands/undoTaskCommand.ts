@@ -51,9 +51,10 @@ export function undoNote(report: UndoReport): string {
   const parts: string[] = [];
   const undone = [...report.restored, ...report.deleted];
   if (undone.length) parts.push(vscode.l10n.t('Undone: {0}', undone.join(', ')));
-  else parts.push(vscode.l10n.t('Nothing was undone.'));
+  else parts.push(vscode.l10n.t('Nothing was undone.').replace(/[.。]$/, ''));
   if (report.skipped.length) parts.push(vscode.l10n.t('Not undone: {0}', report.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')));
-  return parts.join(' ');
+  // One sentence per part: "Undone: a. Not undone: b (why)."
+  return parts.map((p) => (/[.。)]$/.test(p) ? p : p + '.')).join(' ');
 }
 
 /**
