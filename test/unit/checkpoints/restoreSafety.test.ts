@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Checkpoint, CheckpointStore } from '../../../src/agent/checkpoints/checkpointTypes';
 import { restoreCheckpoint } from '../../../src/agent/checkpoints/restoreCheckpoint';
+import { TaskCheckpoints } from '../../../src/agent/checkpoints/taskCheckpoints';
+import { EventStream } from '../../../src/agent/events/eventStream';
 import { journalFile, openGitCheckpointStore, repoFolder } from '../../../src/node/checkpoints/gitCheckpointStore';
 import { fingerprint } from '../../support/fingerprint';
 
@@ -178,5 +180,36 @@ describe('restore safety (real git, real files)', function () {
     assert.match(JSON.stringify(result), /read-only/);
     assert.deepEqual(await fingerprint(ws), before);
     assert.equal(await stat(journalFile(repoFolder(home, ws))).catch(() => undefined), undefined);
+  });
+});
+
+describe('TaskCheckpoints and secret files (real git store)', function () {
+  this.timeout(30_000);
+  it('names the secret files left out in one notice per task, however many snapshots see them', async () => {
+    const base = await mkdtemp(path.join(tmpdir(), 'stepwise-secret-'));
+    try {
+      const ws = path.join(base, 'ws');
+      await mkdir(ws);
+      await writeFile(path.join(ws, '.env'), 'OPENAI_API_KEY=sk-0123456789abcdefghij\n');
+      await writeFile(path.join(ws, 'a.txt'), 'a\n');
+      const setup = await openGitCheckpointStore({ home: path.join(base, 'home'), workspace: ws, taskId: 't1' });
+      const events = new EventStream('t1', () => 0);
+      const seen: string[] = [];
+      events.subscribe((e) => {
+        if (e.event.type === 'notice') seen.push(e.event.message);
+      });
+      const logger = { debug() {}, info() {}, warn() {}, error() {} };
+      const task = new TaskCheckpoints(setup, events, logger, { now: () => 0, sleep: () => Promise.resolve() });
+      await task.take('task_start');
+      await writeFile(path.join(ws, 'id_rsa'), 'PRIVATE\n');
+      await writeFile(path.join(ws, 'a.txt'), 'b\n');
+      await task.take('tool');
+      await task.take('task_end');
+      const secretNotices = seen.filter((m) => m.includes('Secret files'));
+      assert.equal(secretNotices.length, 1, seen.join('\n'));
+      assert.match(secretNotices[0]!, /\.env/);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });
