@@ -32,6 +32,8 @@ async function storeOf(deps: CheckpointCommandDeps, runId: string): Promise<{ st
     void vscode.window.showWarningMessage(vscode.l10n.t('Checkpoints are off: {0}', setup.offReason ?? ''));
     return undefined;
   }
+  // Opening the store rolled back a restore a crash had interrupted: the files are as before it.
+  if (setup.recovered) void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise: {0}', setup.recovered));
   return { store: setup.store, root: vscode.Uri.file(info.workspace) };
 }
 
