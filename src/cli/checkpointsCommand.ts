@@ -47,6 +47,7 @@ export async function checkpointsCommand(io: CliIo): Promise<number> {
     io.stderr(`stepwise: ${opened.message}\n`);
     return opened.code;
   }
+  if (opened.recovered) io.stderr(`stepwise: ${opened.recovered}\n`);
   const listed = await listCheckpoints(opened.store);
   if (values.json) {
     io.stdout(JSON.stringify(listed, null, 2) + '\n');

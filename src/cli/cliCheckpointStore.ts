@@ -1,7 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSetup, CheckpointStore } from '../agent/checkpoints/checkpointTypes';
-import { openGitCheckpointStore, readTaskInfo } from '../node/checkpoints/gitCheckpointStore';
+import { journalFile, openGitCheckpointStore, readTaskInfo, recoverRestore, repoFolder } from '../node/checkpoints/gitCheckpointStore';
+import { findExecutable } from '../node/findExecutable';
 import { pruneCheckpointsDaily, pruneSettingsFromEnv } from '../node/checkpoints/pruneCheckpoints';
 import { stepwiseHome } from '../node/stepwiseHome';
 
@@ -17,8 +18,29 @@ export async function openCliCheckpoints(env: NodeJS.ProcessEnv, root: string, t
   return openGitCheckpointStore({ home, workspace: root, taskId, searchPath: env.PATH });
 }
 
+/**
+ * Run first by every `stepwise` command: when a restore of the workspace (`--workspace`, else the
+ * current folder) was interrupted by a crash, rolls it back (see `recoverRestore`) and says so on
+ * stderr. Costs one `stat` when there is nothing to do; never throws.
+ */
+export async function recoverInterruptedRestore(env: NodeJS.ProcessEnv, argv: readonly string[], cwd: string, stderr: (text: string) => void): Promise<void> {
+  try {
+    const at = argv.findIndex((a) => a === '--workspace' || a.startsWith('--workspace='));
+    const given = at < 0 ? undefined : argv[at]!.includes('=') ? argv[at]!.slice('--workspace='.length) : argv[at + 1];
+    const workspace = await realpath(path.resolve(cwd, given ?? '.'));
+    const gitDir = repoFolder(checkpointHome(env), workspace);
+    if (!(await stat(journalFile(gitDir)).catch(() => undefined))) return;
+    const git = await findExecutable('git', env.PATH ?? '');
+    if (!git) return;
+    const said = await recoverRestore({ git, gitDir, indexFile: path.join(gitDir, 'stepwise-index'), workTree: workspace });
+    if (said) stderr(`stepwise: ${said}\n`);
+  } catch (error) {
+    stderr(`stepwise: an interrupted restore could not be rolled back: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
 /** An existing task's store, or the message and exit code for why it cannot be opened. */
-export type TaskStore = { ok: true; store: CheckpointStore; home: string; workspace: string } | { ok: false; message: string; code: number };
+export type TaskStore = { ok: true; store: CheckpointStore; home: string; workspace: string; recovered?: string } | { ok: false; message: string; code: number };
 
 /**
  * Opens the checkpoints of `taskId` for the workspace (`--workspace`, else the current folder),
@@ -40,5 +62,5 @@ export async function openTaskStore(env: NodeJS.ProcessEnv, taskId: string, work
   }
   const setup = await openGitCheckpointStore({ home, workspace: folder, taskId, searchPath: env.PATH });
   if (!setup.store) return { ok: false, message: `checkpoints are off: ${setup.offReason}`, code: 1 };
-  return { ok: true, store: setup.store, home, workspace: folder };
+  return { ok: true, store: setup.store, home, workspace: folder, ...(setup.recovered ? { recovered: setup.recovered } : {}) };
 }

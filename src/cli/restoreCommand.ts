@@ -76,6 +76,7 @@ export async function restoreCommand(io: CliIo): Promise<number> {
     io.stderr(`stepwise: ${opened.message}\n`);
     return opened.code;
   }
+  if (opened.recovered) io.stderr(`stepwise: ${opened.recovered}\n`);
   const list = await opened.store.list();
   const target = args.to !== undefined ? list.find((c) => c.id === args.to) : checkpointBeforeStep(list, args.beforeStep!);
   if (!target) {

@@ -32,6 +32,7 @@ import type { McpHub } from '../mcp';
 import type { Prompter } from './prompter';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
 import { restoreCommand } from './restoreCommand';
+import { recoverInterruptedRestore } from './cliCheckpointStore';
 import { historyCommand } from './historyCommand';
 import { setupCommand } from './setupCommands';
 import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
@@ -131,13 +132,22 @@ function runSettings(options: CliOptions) {
   };
 }
 
-/** Runs `stepwise run | tasks | resume ...` to completion and returns the exit code; never throws for user errors. */
-export async function runCli(io: CliIo): Promise<number> {
+/** The commands that run no task (`checkpoints`, `restore`, `history`, set-up), or `undefined` for the rest. */
+function otherCommand(io: CliIo): Promise<number> | undefined {
   const command = io.argv[0];
   if (command === 'checkpoints') return checkpointsCommand(io);
   if (command === 'restore') return restoreCommand(io);
   if (command === 'history') return historyCommand(io);
   if (command === 'models' || command === 'presets' || command === 'check') return setupCommand(io);
+  return undefined;
+}
+
+/** Runs `stepwise run | tasks | resume ...` to completion and returns the exit code; never throws for user errors. */
+export async function runCli(io: CliIo): Promise<number> {
+  // A restore a crash interrupted is rolled back before any command looks at the workspace.
+  await recoverInterruptedRestore(io.env, io.argv, io.cwd, io.stderr);
+  const other = otherCommand(io);
+  if (other) return other;
   const parsed = await parseOptions(io);
   if (typeof parsed === 'number') return parsed;
   const { options, fileConfig } = parsed;

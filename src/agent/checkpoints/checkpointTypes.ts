@@ -23,6 +23,8 @@ export const Checkpoint = z.object({
   tool: z.string().optional(),
   /** Free text, e.g. which checkpoint a restore went to. */
   label: z.string().optional(),
+  /** Fingerprints (`size:sha256`) of the files over the size cap, which the tree leaves out: a later change to one is still seen. */
+  large: z.record(z.string(), z.string()).optional(),
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
 
@@ -36,6 +38,8 @@ export interface FileChange {
 export interface SkippedFile {
   path: string;
   reason: string;
+  /** A secret file (`.env`, keys; see `isSecretFile`): said once per task, as one notice. */
+  secret?: boolean;
 }
 
 /** The workspace's files at one moment. */
@@ -43,6 +47,8 @@ export interface Snapshot {
   tree: string;
   /** Files left out of this snapshot (not ignored ones: those are never looked at). */
   skipped: SkippedFile[];
+  /** Fingerprints (`size:sha256`) of the files left out for the size cap, by path. */
+  large?: Record<string, string>;
 }
 
 /**
@@ -63,8 +69,10 @@ export interface CheckpointStore {
   readFile(tree: string, path: string): Promise<Uint8Array | undefined>;
   /**
    * Makes each of `paths` what it is in snapshot `tree` (created, overwritten, or deleted when
-   * the snapshot lacks it), all or nothing: every path is checked before anything is written, and
-   * a failure while writing puts back what was already changed. Throws with the reason on failure.
+   * the snapshot lacks it), all or nothing: every path is checked before anything is written, the
+   * intent is journaled durably before the first write, and a failure while writing puts back what
+   * was already changed (a crash is rolled back when the store is next opened). Throws with the
+   * reason on failure.
    */
   apply(tree: string, paths: readonly string[], signal?: AbortSignal): Promise<void>;
 }
@@ -74,4 +82,6 @@ export interface CheckpointSetup {
   store?: CheckpointStore;
   /** Said once at the start of the task when `store` is absent (e.g. "git was not found"). */
   offReason?: string;
+  /** Said once when opening the store rolled back a restore that a crash had interrupted. */
+  recovered?: string;
 }

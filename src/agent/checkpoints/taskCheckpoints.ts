@@ -68,7 +68,10 @@ export class TaskCheckpoints {
     try {
       await this.loadExisting(store);
       const snapshot = await store.snapshot(signal);
-      for (const skipped of snapshot.skipped) this.saySkipped(skipped.path, skipped.reason);
+      this.sayRecoveredOnce();
+      const secrets = snapshot.skipped.filter((s) => s.secret);
+      if (secrets.length) this.saySecretsOnce(secrets.map((s) => s.path));
+      for (const skipped of snapshot.skipped) if (!skipped.secret) this.saySkipped(skipped.path, skipped.reason);
       for (const listener of this.treeListeners) listener(snapshot.tree, place.callId);
       // An end or finish checkpoint equal to the one before it adds nothing to the list.
       const last = this.lastCp;
@@ -81,7 +84,8 @@ export class TaskCheckpoints {
         ...(place.stepId ? { stepId: place.stepId } : {}),
         ...(place.callId ? { callId: place.callId } : {}),
       });
-      const checkpoint: Checkpoint = { id, tree: snapshot.tree, kind, time: this.clock.now(), seq: envelope.seq, ...place };
+      const large = snapshot.large && Object.keys(snapshot.large).length ? { large: snapshot.large } : {};
+      const checkpoint: Checkpoint = { id, tree: snapshot.tree, kind, time: this.clock.now(), seq: envelope.seq, ...place, ...large };
       await store.record(checkpoint);
       this.firstCp ??= checkpoint;
       this.lastCp = checkpoint;
@@ -125,6 +129,26 @@ export class TaskCheckpoints {
       code: 'other',
       message: `Checkpoints are off: ${this.off}. Changes cannot be restored, and commands' changes are not listed.`,
     });
+  }
+
+  /** One notice per task for all secret files (the first snapshot that saw any names them). */
+  private saySecretsOnce(paths: readonly string[]): void {
+    if (this.skippedSaid.has('\0secrets')) return;
+    this.skippedSaid.add('\0secrets');
+    const shown = paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+    this.events.emit({
+      type: 'notice',
+      level: 'info',
+      code: 'other',
+      message: `Secret files are never copied into checkpoints, so a restore leaves them as they are: ${shown} (and any other .env, key or credentials file).`,
+    });
+  }
+
+  private sayRecoveredOnce(): void {
+    const recovered = this.setup.recovered;
+    if (!recovered || this.skippedSaid.has('\0recovered')) return;
+    this.skippedSaid.add('\0recovered');
+    this.events.emit({ type: 'notice', level: 'warning', code: 'other', message: recovered });
   }
 
   private saySkipped(path: string, reason: string): void {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile as readFileBytes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Checkpoint, type CheckpointSetup, type CheckpointStore, type FileChange, type Snapshot } from '../../agent/checkpoints/checkpointTypes';
 import { findExecutable } from '../findExecutable';
-import { applyWanted, type Wanted } from './applyTree';
+import { isSecretFile } from '../../agent/checkpoints/secretFiles';
+import { applyWanted, recoverJournal, type JournalPort, type Wanted } from './applyTree';
 import { runGit, type GitPlaces } from './gitRunner';
 import { DEFAULT_MAX_FILE_BYTES, GitSnapshotter } from './gitSnapshot';
 import { readBlobs, treeChanges, treeEntries } from './gitTrees';
@@ -58,16 +59,56 @@ export async function openGitCheckpointStore(options: GitStoreOptions): Promise<
     const known = await readTaskInfo(options.home, options.taskId);
     if (known && known.workspace !== options.workspace) return { offReason: `task ${options.taskId} belongs to ${known.workspace}` };
     if (!known) await writeFile(infoFile, JSON.stringify({ taskId: options.taskId, workspace: options.workspace, created: Date.now() } satisfies TaskCheckpointInfo) + '\n');
-    return { store: new GitCheckpointStore(places, folder, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES) };
+    const recovered = await recoverRestore(places);
+    return { store: new GitCheckpointStore(places, folder, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES), ...(recovered ? { recovered } : {}) };
   } catch (error) {
     return { offReason: `the checkpoint store at ${gitDir} could not be opened (${error instanceof Error ? error.message : String(error)})` };
   }
 }
 
+/** The restore journal of a workspace's store (see `applyWanted`). */
+export function journalFile(gitDir: string): string {
+  return path.join(gitDir, 'stepwise-restore-journal.json');
+}
+
+function journalPort(places: GitPlaces): JournalPort {
+  return {
+    file: journalFile(places.gitDir),
+    storeFiles: (paths) => storeFiles(places, paths),
+    readBlobs: (shas) => readBlobs(places, shas),
+  };
+}
+
+/**
+ * Rolls back a restore of this workspace that a crash interrupted (every shell opens the store
+ * through here: the CLI's commands, VS Code's task start and checkpoint commands). Returns the
+ * sentence to tell the user, or `undefined` when there was none (or another process is restoring
+ * now). Throws when the rollback failed.
+ */
+export async function recoverRestore(places: GitPlaces): Promise<string | undefined> {
+  const count = await recoverJournal(journalPort(places));
+  return count === undefined || count === 'running' ? undefined : `A restore that was interrupted (${count} file(s)) was rolled back: the files are as they were before it.`;
+}
+
+/** Stores the raw bytes of workspace files (no attribute conversion); their blob ids in order. */
+async function storeFiles(places: GitPlaces, paths: readonly string[]): Promise<string[]> {
+  const plain = paths.filter((p) => !p.includes('\n'));
+  const ids = new Map<string, string>();
+  if (plain.length) {
+    const out = (await runGit(places, ['hash-object', '-w', '--no-filters', '--stdin-paths'], plain.join('\n') + '\n')).toString('utf8').trim().split('\n');
+    plain.forEach((p, i) => ids.set(p, out[i]!));
+  }
+  for (const p of paths.filter((q) => q.includes('\n'))) {
+    const bytes = await readFileBytes(path.join(places.workTree, p));
+    ids.set(p, (await runGit(places, ['hash-object', '-w', '--stdin'], bytes)).toString('utf8').trim());
+  }
+  return paths.map((p) => ids.get(p)!);
+}
+
 /** The task folder's `task.json`, or `undefined` when the task has no checkpoints. */
 export async function readTaskInfo(home: string, taskId: string): Promise<TaskCheckpointInfo | undefined> {
   try {
-    return JSON.parse(await readFile(path.join(taskFolder(home, taskId), 'task.json'), 'utf8')) as TaskCheckpointInfo;
+    return JSON.parse(await readFileBytes(path.join(taskFolder(home, taskId), 'task.json'), 'utf8')) as TaskCheckpointInfo;
   } catch {
     return undefined;
   }
@@ -75,7 +116,7 @@ export async function readTaskInfo(home: string, taskId: string): Promise<TaskCh
 
 async function initRepo(places: GitPlaces): Promise<void> {
   const marker = path.join(places.gitDir, 'stepwise-ready');
-  if (await readFile(marker).then(() => true, () => false)) return;
+  if (await readFileBytes(marker).then(() => true, () => false)) return;
   await mkdir(places.gitDir, { recursive: true });
   await runGit(places, ['init', '--bare', '--quiet', places.gitDir]);
   const settings: [string, string][] = [
@@ -121,7 +162,7 @@ export class GitCheckpointStore implements CheckpointStore {
   }
 
   async list(): Promise<Checkpoint[]> {
-    const text = await readFile(path.join(this.folder, 'checkpoints.jsonl'), 'utf8').catch(() => '');
+    const text = await readFileBytes(path.join(this.folder, 'checkpoints.jsonl'), 'utf8').catch(() => '');
     const out: Checkpoint[] = [];
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
@@ -145,14 +186,16 @@ export class GitCheckpointStore implements CheckpointStore {
     return (await readBlobs(this.places, [entry.sha])).get(entry.sha);
   }
 
-  async apply(tree: string, paths: readonly string[], signal?: AbortSignal): Promise<void> {
+  async apply(tree: string, all: readonly string[], signal?: AbortSignal): Promise<void> {
+    // Secret files are never the store's business: not stored, so never written or deleted either.
+    const paths = all.filter((p) => !isSecretFile(p));
     const entries = await treeEntries(this.places, tree);
     const blobs = await readBlobs(this.places, paths.flatMap((p) => (entries.has(p) ? [entries.get(p)!.sha] : [])));
     const wanted: Wanted[] = paths.map((p) => {
       const entry = entries.get(p);
       return entry ? { path: p, entry, content: blobs.get(entry.sha)! } : { path: p, entry: undefined };
     });
-    const next = this.queue.then(() => applyWanted(this.places.workTree, wanted, signal));
+    const next = this.queue.then(() => applyWanted(this.places.workTree, wanted, journalPort(this.places), signal));
     this.queue = next.catch(() => undefined);
     await next;
   }

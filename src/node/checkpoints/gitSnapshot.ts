@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkippedFile, Snapshot } from '../../agent/checkpoints/checkpointTypes';
+import { isSecretFile, SECRET_SKIP_REASON } from '../../agent/checkpoints/secretFiles';
 import { STEPWISE_IGNORE_FILE } from '../ignoreRules';
 import { nulFields, runGit, type GitPlaces } from './gitRunner';
+import { LargeFiles } from './largeFiles';
 
 /**
  * Left out of every checkpoint besides what `.gitignore` and `.stepwiseignore` say: dependency
@@ -33,6 +35,15 @@ export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 const OVERSIZED_MARK = '# stepwise: files over the size cap';
 
 /**
+ * Our `info/attributes`, which outranks every `.gitattributes` of the workspace and any attributes
+ * file: no end-of-line conversion, no re-encoding, no `$Id$` expansion, no filter driver. Snapshots
+ * store the raw bytes and `cat-file` gives them back unchanged, so a restore is byte for byte.
+ * The version line changes when this text does; a store made under other attributes starts a
+ * new index, so every file is hashed again as raw bytes.
+ */
+export const RAW_ATTRIBUTES = '# stepwise raw v1: store bytes as they are\n* -text -eol -ident -filter -working-tree-encoding -diff -merge\n';
+
+/**
  * Takes snapshots of one workspace into our repository: finds what changed since the index last
  * saw it (`ls-files -m -o` honours `.gitignore` in every folder and our exclude file), leaves out
  * nested repositories, unreadable files and files over the cap, stages the rest and writes a tree.
@@ -41,15 +52,24 @@ const OVERSIZED_MARK = '# stepwise: files over the size cap';
  */
 export class GitSnapshotter {
   private readonly oversized = new Set<string>();
+  /** Secret files already dropped from our index in this process (an old store may hold them). */
+  private readonly secretsUnstaged = new Set<string>();
+  private readonly large: LargeFiles;
   private excludeText: string | undefined;
+  private attributesChecked = false;
 
   constructor(
     private readonly places: GitPlaces,
     private readonly maxFileBytes: number,
-  ) {}
+  ) {
+    this.large = new LargeFiles(path.join(places.gitDir, 'stepwise-large.json'));
+  }
 
   /** Snapshots the workspace now. */
   async snapshot(signal?: AbortSignal): Promise<Snapshot> {
+    await this.ensureRawAttributes();
+    if (this.excludeText === undefined) await this.loadOversized(path.join(this.places.gitDir, 'info', 'exclude'));
+    const large = await this.refreshOversized();
     await this.writeExcludes();
     const listed = nulFields(await runGit(this.places, ['ls-files', '-z', '-m', '-o', '--exclude-standard'], undefined, signal));
     const skipped: SkippedFile[] = [];
@@ -59,6 +79,12 @@ export class GitSnapshotter {
       [...new Set(listed)].map(async (rel) => {
         if (rel.endsWith('/')) {
           skipped.push({ path: rel, reason: 'a nested repository; its own .git tracks it' });
+          return;
+        }
+        if (isSecretFile(rel)) {
+          skipped.push({ path: rel, reason: SECRET_SKIP_REASON, secret: true });
+          if (!this.secretsUnstaged.has(rel)) unstage.push(rel);
+          this.secretsUnstaged.add(rel);
           return;
         }
         const verdict = await this.classify(rel);
@@ -76,7 +102,40 @@ export class GitSnapshotter {
     if (stage.length) await runGit(this.places, ['update-index', '--add', '--remove', '-z', '--stdin'], stage.sort().join('\0') + '\0', signal);
     const tree = (await runGit(this.places, ['write-tree'], undefined, signal)).toString('utf8').trim();
     for (const rel of this.oversized) if (!skipped.some((s) => s.path === rel)) skipped.push({ path: rel, reason: this.capText() });
-    return { tree, skipped: skipped.sort((a, b) => a.path.localeCompare(b.path)) };
+    Object.assign(large, await this.large.fingerprints([...this.oversized].filter((rel) => !(rel in large)), this.places.workTree));
+    await this.large.save();
+    return { tree, skipped: skipped.sort((a, b) => a.path.localeCompare(b.path)), large };
+  }
+
+  /**
+   * Files left out for the size cap are still fingerprinted, so a user's later change to one is
+   * seen; one that is gone or fits under the cap again leaves the list (and is snapshotted again).
+   */
+  private async refreshOversized(): Promise<Record<string, string>> {
+    const known = [...this.oversized];
+    const infos = await Promise.all(known.map((rel) => lstat(path.join(this.places.workTree, rel)).catch(() => undefined)));
+    const still: string[] = [];
+    known.forEach((rel, i) => {
+      const info = infos[i];
+      if (info?.isFile() && info.size > this.maxFileBytes) still.push(rel);
+      else this.oversized.delete(rel);
+    });
+    return this.large.fingerprints(still, this.places.workTree);
+  }
+
+  /**
+   * Writes `RAW_ATTRIBUTES` when it is missing or older; then the index (hashed under other
+   * attributes, possibly holding secret files) is dropped so the next snapshot starts clean.
+   */
+  private async ensureRawAttributes(): Promise<void> {
+    if (this.attributesChecked) return;
+    const file = path.join(this.places.gitDir, 'info', 'attributes');
+    if ((await readFile(file, 'utf8').catch(() => '')) !== RAW_ATTRIBUTES) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, RAW_ATTRIBUTES);
+      await rm(this.places.indexFile, { force: true });
+    }
+    this.attributesChecked = true;
   }
 
   /** Why a listed path is left out, or `undefined` to stage it (also when it was deleted). */
@@ -99,7 +158,6 @@ export class GitSnapshotter {
   /** Our exclude file: the defaults, the root `.stepwiseignore`, and the oversized files, rewritten only when it changes. */
   private async writeExcludes(): Promise<void> {
     const file = path.join(this.places.gitDir, 'info', 'exclude');
-    if (this.excludeText === undefined) await this.loadOversized(file);
     const own = await readFile(path.join(this.places.workTree, STEPWISE_IGNORE_FILE), 'utf8').catch(() => '');
     const escape = (rel: string) => '/' + rel.replace(/([\\*?[\]!#])/g, '\\$1').replace(/^(\s)/, '\\$1');
     const text = [...DEFAULT_EXCLUDES, ...this.ownStateExcludes(), `# ${STEPWISE_IGNORE_FILE}`, own, OVERSIZED_MARK, ...[...this.oversized].sort().map(escape), ''].join('\n');
@@ -126,6 +184,7 @@ export class GitSnapshotter {
 
   private async loadOversized(file: string): Promise<void> {
     const old = await readFile(file, 'utf8').catch(() => '');
+    this.excludeText = old;
     const at = old.indexOf(OVERSIZED_MARK + '\n');
     if (at < 0) return;
     for (const line of old.slice(at + OVERSIZED_MARK.length + 1).split('\n')) {

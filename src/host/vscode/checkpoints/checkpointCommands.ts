@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Checkpoint, CheckpointStore } from '../../../agent/checkpoints/checkpointTypes';
-import { restoreCheckpoint, type FileChoice } from '../../../agent/checkpoints/restoreCheckpoint';
+import { planRestore, restoreCheckpoint, type FileChoice } from '../../../agent/checkpoints/restoreCheckpoint';
 import { errorMessage } from '../../../agent/errors';
 import type { Logger } from '../../../agent/ports';
 import { openGitCheckpointStore, readTaskInfo } from '../../../node/checkpoints/gitCheckpointStore';
@@ -32,6 +32,8 @@ async function storeOf(deps: CheckpointCommandDeps, runId: string): Promise<{ st
     void vscode.window.showWarningMessage(vscode.l10n.t('Checkpoints are off: {0}', setup.offReason ?? ''));
     return undefined;
   }
+  // Opening the store rolled back a restore a crash had interrupted: the files are as before it.
+  if (setup.recovered) void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise: {0}', setup.recovered));
   return { store: setup.store, root: vscode.Uri.file(info.workspace) };
 }
 
@@ -138,34 +140,42 @@ async function restoreFiles(store: CheckpointStore, root: vscode.Uri, runId: str
   }
 }
 
+/** The user's answer to an undo: go ahead keeping the files they changed, go ahead over them too, or nothing. */
+export type UndoAnswer = 'keep-mine' | 'take-all' | undefined;
+
 /** What an undo must leave alone (the task's own report) and how it asks the user first. */
 export interface UndoGuard {
   keep: readonly string[];
-  /** Asked with the files the undo would change; false = nothing is done. */
-  confirm: (paths: readonly string[]) => Promise<boolean>;
+  /**
+   * Asked once, before anything is touched, with the files the undo would change and, among them,
+   * those the user changed since Stepwise last wrote them; `undefined` = nothing is done.
+   */
+  ask: (paths: readonly string[], changedByUser: readonly string[]) => Promise<UndoAnswer>;
 }
 
 /**
- * "Undo This Task's Edits" over checkpoints: once the user confirmed, restores the task's start, leaving
- * files the user changed since and files with unsaved changes as they are (reported as skipped),
- * as the journal-based undo did. `undefined` when the task has no start checkpoint.
+ * "Undo This Task's Edits" over checkpoints: restores the task's start once the user said so.
+ * Files the user changed since Stepwise last wrote them (the task, or a later restore / undo of a
+ * restore) are named in the question and kept unless the user chose to undo them too; files with
+ * unsaved changes are left alone. Every file left alone is in the report, with why. `undefined`
+ * when the task has no start checkpoint.
  */
 export async function undoFromCheckpoints(deps: CheckpointCommandDeps, runId: string, guard: UndoGuard): Promise<UndoReport | 'declined' | undefined> {
   const opened = await storeOf(deps, runId);
   const target = (await opened?.store.list())?.find((c) => c.kind === 'task_start');
   if (!opened || !target) return undefined;
-  const dirty = (paths: readonly string[]) => paths.filter((p) => findOpenDocument(vscode.Uri.joinPath(opened.root, p))?.isDirty);
-  const keep = new Set(guard.keep);
-  const all = (await opened.store.changes((await opened.store.snapshot()).tree, target.tree)).map((c) => c.path);
-  const undoable = all.filter((p) => !keep.has(p));
-  if (undoable.length === 0) return { restored: [], deleted: [], skipped: [] };
-  if (!(await guard.confirm(undoable))) return 'declined';
-  const unsaved = dirty(undoable);
-  const skip = [...unsaved, ...all.filter((p) => keep.has(p))];
-  let result = await restoreCheckpoint(opened.store, { target, skip, now: Date.now() });
+  const plan = await planRestore(opened.store, target, guard.keep);
+  if (plan.wanted.length === 0) return { restored: [], deleted: [], skipped: [] };
+  const answer = await guard.ask(plan.wanted.map((c) => c.path), plan.userChanged);
+  if (!answer) return 'declined';
+  const unsaved = plan.wanted.map((c) => c.path).filter((p) => findOpenDocument(vscode.Uri.joinPath(opened.root, p))?.isDirty);
+  const skip = [...unsaved, ...guard.keep];
+  const mine = (paths: readonly string[]) => Object.fromEntries(paths.map((p) => [p, answer === 'take-all' ? ('checkpoint' as const) : ('mine' as const)]));
+  let result = await restoreCheckpoint(opened.store, { target, skip, choices: mine(plan.userChanged), now: Date.now() });
+  // A file the user changed between the question and now was not in the question: it is kept.
   if (!result.ok && result.reason === 'conflict') {
-    const choices = Object.fromEntries(result.conflicts.map((p) => [p, 'mine' as const]));
-    result = await restoreCheckpoint(opened.store, { target, skip, choices, now: Date.now() });
+    const late = Object.fromEntries(result.conflicts.map((p) => [p, 'mine' as const]));
+    result = await restoreCheckpoint(opened.store, { target, skip, choices: { ...mine(plan.userChanged), ...late }, now: Date.now() });
   }
   if (!result.ok) throw new Error(result.reason === 'failed' ? result.message : `cannot restore ${result.reason === 'blocked' ? result.blocked.join(', ') : result.conflicts.join(', ')}`);
   await syncOpenDocuments(opened.root, result.changed.map((c) => c.path));
@@ -173,8 +183,8 @@ export async function undoFromCheckpoints(deps: CheckpointCommandDeps, runId: st
     restored: result.changed.filter((c) => c.status !== 'deleted').map((c) => c.path),
     deleted: result.changed.filter((c) => c.status === 'deleted').map((c) => c.path),
     skipped: [
-      ...result.kept.map((path) => ({ path, reason: 'changed after the task edited it' })),
-      ...unsaved.map((path) => ({ path, reason: 'unsaved changes in the editor' })),
+      ...result.kept.map((path) => ({ path, reason: vscode.l10n.t('you changed it after the task; your version is kept') })),
+      ...unsaved.map((path) => ({ path, reason: vscode.l10n.t('unsaved changes in the editor') })),
     ],
   };
 }
