@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Checkpoint, CheckpointStore, FileChange } from '../agent/checkpoints/checkpointTypes';
 import { openTaskStore } from './cliCheckpointStore';
-import type { CliIo } from './runCli';
+import type { CliIo } from './cliIo';
 
 export { openCliCheckpoints } from './cliCheckpointStore';
 

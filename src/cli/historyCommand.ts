@@ -6,7 +6,7 @@ import { renderHistoryExport } from '../node/historyExport';
 import { historyPruneFromEnv } from '../node/historyRules';
 import { checkpointHome } from './cliCheckpointStore';
 import { cliHistory } from './cliTasks';
-import type { CliIo } from './runCli';
+import type { CliIo } from './cliIo';
 import { taskTitle } from '../shared/taskTitle';
 
 const USAGE = `Usage: stepwise history list [words…] [--json]

@@ -1,4 +1,5 @@
-import { runCli, EXIT } from './runCli';
+import { EXIT } from './cliIo';
+import { runCli } from './runCli';
 import { ttyPrompter } from './prompter';
 import { Redactor } from '../agent/secrets/redactor';
 import { killTaggedSync } from '../node/processTag';

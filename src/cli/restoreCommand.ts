@@ -5,7 +5,7 @@ import type { Checkpoint } from '../agent/checkpoints/checkpointTypes';
 import { checkpointBeforeStep, restoreCheckpoint } from '../agent/checkpoints/restoreCheckpoint';
 import { taskFolder } from '../node/checkpoints/gitCheckpointStore';
 import { openTaskStore } from './cliCheckpointStore';
-import type { CliIo } from './runCli';
+import type { CliIo } from './cliIo';
 
 const USAGE = 'Usage: stepwise restore <task-id> (--to ID | --before-step N) [--files | --conversation] [--force] [--workspace DIR] [--json]';
 

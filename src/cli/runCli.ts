@@ -29,7 +29,7 @@ import { cliPlanReview } from './cliPlanReview';
 import { connectCliMcp } from './cliMcp';
 import { taskWeb } from '../node/web/nodeWebTools';
 import type { McpHub } from '../mcp';
-import type { Prompter } from './prompter';
+import { EXIT, type CliIo } from './cliIo';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
 import { restoreCommand } from './restoreCommand';
 import { recoverInterruptedRestore } from './cliCheckpointStore';
@@ -40,21 +40,6 @@ import { historyPruneFromEnv } from '../node/historyRules';
 import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
 
-/** The process around the CLI, injectable for tests. */
-export interface CliIo {
-  argv: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  color: boolean;
-  /** Present only when a person can answer on a terminal. */
-  prompter?: Prompter;
-  signal: AbortSignal;
-}
-
-/** Exit codes of `stepwise`: a run's outcome maps through the shared outcome classes (`exitCodeForOutcome`); the rest are the CLI's own. */
-export const EXIT = { finished: 0, failed: 1, usage: 2, incomplete: 3, conflict: 4, cancelled: 130 } as const;
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
   const write = (level: string) => (message: string, ...details: unknown[]) => {

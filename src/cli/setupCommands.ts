@@ -6,7 +6,7 @@ import { SetupDraftError, SetupService } from '../host/common/setup/setupService
 import type { ProviderPresetInfo, SetupDraft, SetupErrorCode, SetupModel } from '../shared/setupProtocol';
 import { UsageError } from './cliArgs';
 import { cliPresets, parseSetupArgs, SETUP_USAGE, setupDraftOf, setupKeyOf, type SetupOptions } from './setupArgs';
-import type { CliIo } from './runCli';
+import type { CliIo } from './cliIo';
 
 /** Exit codes of `stepwise models | presets | check`. */
 export const SETUP_EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;

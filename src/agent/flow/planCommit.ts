@@ -2,7 +2,7 @@ import type { Usage } from '../../shared/events';
 import { addUsage } from '../loop/usage';
 import type { FlowContext } from './flowContext';
 import { cloneState, type FlowState } from './flowState';
-import type { Transition } from './planState';
+import type { Transition } from './flowTypes';
 import type { Ending } from './reporter';
 
 /** What a task has got to so far; the state exists once a plan does. */

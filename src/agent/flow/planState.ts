@@ -1,19 +1,8 @@
 import type { AgentEvent, PlanChange } from '../../shared/events';
 import type { Plan } from '../../shared/plan';
 import type { FlowState } from './flowState';
-import type { UpdateDecision } from './planUpdater';
+import type { Transition, UpdateDecision } from './flowTypes';
 import type { Ending } from './reporter';
-
-/**
- * One change of a planned task's state: the next state (a new object; the old one is untouched),
- * the events that tell the world about it, and an ending when the change stops the task.
- * `planRunner.commit` is the one place that adopts the state, emits the events and saves.
- */
-export interface Transition {
-  state: FlowState;
-  events: AgentEvent[];
-  ending?: Ending;
-}
 
 function next(state: FlowState, change: (draft: FlowState) => AgentEvent[] | void, ending?: Ending): Transition {
   const draft = structuredClone(state);

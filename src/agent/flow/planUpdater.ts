@@ -6,7 +6,7 @@ import { languageInstruction } from './language';
 import { modelFor } from './modelTiers';
 import { renderPlan } from './planContext';
 import { parseEstimate } from './stepBudget';
-import type { StepRun } from './stepExecutor';
+import type { StepRun, UpdateDecision } from './flowTypes';
 import { structuredCall } from './structuredCall';
 
 /** A remaining step as the updater sends it: an existing id keeps (or rewords) that step; no id adds one. */
@@ -26,16 +26,6 @@ const KeepPlan = z.object({ reason: z.string().optional() });
 const RetryStep = z.object({ reason: z.string().min(1), title: z.string().min(1).optional(), description: z.string().min(1) });
 const WithReason = z.object({ reason: z.string().min(1) });
 const SplitStep = z.object({ reason: z.string().min(1), steps: z.array(RemainingStep.omit({ id: true, status: true })).min(1) });
-
-/** What the updater decided. */
-export type UpdateDecision =
-  | { kind: 'keep'; reason?: string; /** Set when the answer was unusable: tell the user. */ notice?: string }
-  | { kind: 'update'; reason: string; plan: Plan; notices: string[] }
-  /** The step ran out of its token budget: `plan` has new steps for the work it left right after it. */
-  | { kind: 'split'; reason: string; plan: Plan; notices: string[] }
-  | { kind: 'retry'; reason: string; title?: string; description: string }
-  | { kind: 'skip'; reason: string }
-  | { kind: 'stop'; reason: string };
 
 const SUCCESS_PROMPT = [
   'You keep a team\'s plan up to date. A step has just finished; its summary is below.',

@@ -1,5 +1,6 @@
 import type { RunOutcome } from '../../shared/events';
 import type { AgentRunResult } from '../loop/runTypes';
+import type { StepRun } from './flowTypes';
 import { runInner, stopReason, type FlowContext } from './flowContext';
 import { modelFor } from './modelTiers';
 import { commit, type Progress } from './planCommit';
@@ -7,16 +8,6 @@ import { applyStepResult, applyStepStart } from './planState';
 import { clipNote, stepContext, stepTask } from './planContext';
 import { rolePrompt, toolsForRole } from './roles';
 import { StepBudget, stepTokenBudget } from './stepBudget';
-
-/** How one step ended. */
-export interface StepRun {
-  status: 'completed' | 'failed' | 'stopped';
-  /** The agent's one-paragraph summary, or why the step failed. */
-  summary: string;
-  outcome: RunOutcome;
-  /** The step used up its own token budget (from the planner's estimate) before finishing. */
-  budgetReached?: boolean;
-}
 
 /**
  * Runs one step with its role's agent: the role's tools, short prompt and model tier, the step's

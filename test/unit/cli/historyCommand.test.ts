@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { historyCommand } from '../../../src/cli/historyCommand';
-import type { CliIo } from '../../../src/cli/runCli';
+import type { CliIo } from '../../../src/cli/cliIo';
 import type { AgentEvent } from '../../../src/shared/events';
 
 describe('stepwise history list|export|delete|prune (real files under STEPWISE_HOME)', () => {

@@ -1,0 +1,17 @@
+import type { Prompter } from './prompter';
+
+/** The process around the CLI, injectable for tests. */
+export interface CliIo {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  color: boolean;
+  /** Present only when a person can answer on a terminal. */
+  prompter?: Prompter;
+  signal: AbortSignal;
+}
+
+/** Exit codes of `stepwise`: a run's outcome maps through the shared outcome classes (`exitCodeForOutcome`); the rest are the CLI's own. */
+export const EXIT = { finished: 0, failed: 1, usage: 2, incomplete: 3, conflict: 4, cancelled: 130 } as const;
