@@ -77,12 +77,13 @@ describe('stepwise run (CLI): completion backed by evidence', function () {
     assert.equal(r.code, 3, r.stderr);
     const end = ending(r);
     assert.equal(end.outcome, 'incomplete');
-    assert.match(end.reason ?? '', /Steps that did not run: 2\. "Deploy" \(blocked\)/);
+    assert.match(end.reason ?? "", /Steps not done: 2\. "Deploy" \(blocked\)/);
     const report = of(r, 'report')[0]!.markdown;
-    assert.match(report, /> incomplete: not every step ran: Steps that did not run: 2\. "Deploy" \(blocked\)/);
+    assert.match(report, /> incomplete: not every step ran: Steps not done: 2\. "Deploy" \(blocked\)/);
     assert.match(report, /## How it was verified\n\nNot verified\./);
-    assert.doesNotMatch(report, /pass(ed)?\b(?! after the last change)/i, report);
-    assert.doesNotMatch(report, /green/i);
+    // The model's words are kept as written (issue 21); the claim the records contradict gets a note beside it.
+    assert.match(report, /## Summary\n\nEverything is done and all tests passed\.\n\n> Note: the text above says the tests or checks pass; no check ran after the last change\./);
+    assert.match(report, /- The suite is green\.\n\n> Note: /);
   });
 
   it('--verify "npm test" failing three times ends unverified (exit 3), the failing output in the model\'s context each round, and the report lists the exit code', async () => {
@@ -115,6 +116,7 @@ describe('stepwise run (CLI): completion backed by evidence', function () {
     const report = of(r, 'report')[0]!.markdown;
     assert.match(report, /> unverified: the checks did not pass/);
     assert.match(report, /## How it was verified\n\n- `npm test` → exit 1\n/);
-    assert.doesNotMatch(report, /all tests passed|suite is green|npm test passed/i, report);
+    // The prose stays as the model wrote it; the note beside it says what the records show.
+    assert.match(report, /Everything is done and all tests passed\.\n\n> Note: the text above says the tests or checks pass; `npm test` exited 1 after the last change\./);
   });
 });

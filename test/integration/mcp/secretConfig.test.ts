@@ -42,7 +42,9 @@ async function recordingProxy(target: string): Promise<{ origin: string; seen: {
   const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
   const server: Server = createServer((req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
-    const upstream = httpRequest(`${target}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (answer) => {
+    // A proxy does not forward hop-by-hop headers (RFC 9110 7.6.1): the client's `connection: close` is its own.
+    const { connection: _c, 'keep-alive': _k, 'proxy-connection': _p, ...headers } = req.headers;
+    const upstream = httpRequest(`${target}${req.url ?? ''}`, { method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -97,7 +99,7 @@ describe('MCP configuration with a known key in the parent environment (real ser
         plain: { type: 'http', url: `${proxy.origin}/mcp?srv=plain`, headers: { 'X-Region': '${env:PLAIN_REGION}' } },
       }, dir.path);
       try {
-        assert.equal(hub.state('plain')?.status, 'connected');
+        assert.equal(hub.state('plain')?.status, 'connected', JSON.stringify(hub.state('plain')));
         assert.deepEqual(hub.states().map((s) => s.name), ['plain'], 'refused servers were never started');
         const text = warnings.join('');
         assert.match(text, /server "header": refused "headers\.Authorization": it would carry the secret variable \$\{env:OPENAI_API_KEY\}.*The server was not started\./);
