@@ -14,6 +14,7 @@ export const ErrorCode = z.enum([
   'interrupted',
   'bad_request',
   'unavailable',
+  'server_error',
   'model',
   'length',
   'content_filter',

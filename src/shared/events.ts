@@ -221,6 +221,8 @@ const Notice = z.object({
   level: z.enum(['info', 'warning']),
   code: z.enum(['retry', 'stuck', 'context_elided', 'tool_protocol', 'step_limit', 'context_compaction', 'edits_undone', 'other']),
   message: z.string(),
+  /** `retry`: which retry of the model call this is, of how many at most, and how long until it is sent (views count down). */
+  retry: z.object({ attempt: z.number().int().positive(), of: z.number().int().positive().optional(), delayMs: z.number().int().nonnegative() }).optional(),
 });
 const ErrorEvent = z.object({
   type: z.literal('error'),

@@ -40,6 +40,8 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openFile'), path: z.string().min(1).max(4_096), line: z.number().int().positive().optional() }),
   z.object({ type: z.literal('setApiKey') }),
   z.object({ type: z.literal('openSettings') }),
+  /** Opens the model set-up form (the fix for an endpoint, key or model error). */
+  z.object({ type: z.literal('openSetup') }),
   z.object({ type: z.literal('setWebSearchKey') }),
   z.object({ type: z.literal('showLog') }),
   /** The user typed `@query` in the chat box: the host answers with `mentionSuggestions`. */

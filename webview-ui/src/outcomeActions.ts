@@ -13,8 +13,8 @@ export interface OutcomeContext {
   runId: () => string | undefined;
 }
 
-/** Error codes the user fixes in the model set-up (key, endpoint, model name). */
-const SETUP_CODES = new Set(['auth', 'bad_request', 'unavailable', 'not_configured', 'context_length']);
+/** Error codes the user fixes in the model set-up (key, endpoint, model name): the card opens the set-up form, not raw settings. */
+const SETUP_CODES = new Set(['auth', 'bad_request', 'unavailable', 'server_error', 'not_configured', 'context_length']);
 
 /**
  * What the user can do next from an outcome card: the outcome's actions from the shared table
@@ -25,12 +25,11 @@ export function outcomeActions(item: OutcomeItem, ctx: OutcomeContext): HTMLElem
   const t = ctx.t();
   const actions: HTMLElement[] = [];
   if (item.code === 'auth') actions.push(button(t('setApiKey'), () => ctx.post({ type: 'setApiKey' }), { kind: 'primary', action: 'set-api-key' }));
-  const wanted = [...OUTCOME_ACTIONS[item.outcome]];
-  if (item.code && SETUP_CODES.has(item.code) && !wanted.includes('open_settings')) wanted.push('open_settings');
-  for (const action of wanted) {
+  for (const action of OUTCOME_ACTIONS[item.outcome]) {
     const made = actionButton(action, item, ctx, t, actions.length === 0 ? 'primary' : 'secondary');
     if (made) actions.push(made);
   }
+  if (item.code && SETUP_CODES.has(item.code)) actions.push(button(t('openSetup'), () => ctx.post({ type: 'openSetup' }), { kind: 'secondary', action: 'open-setup' }));
   const runId = ctx.runId();
   if (runId && item.changed && ctx.view === 'panel') actions.push(button(t('undoEdits'), () => ctx.post({ type: 'undoTaskEdits', runId }), { kind: 'secondary', action: 'undo' }));
   return actions;
@@ -43,7 +42,10 @@ function actionButton(action: OutcomeAction, item: OutcomeItem, ctx: OutcomeCont
       return runId ? button(t('continueTask'), () => ctx.post({ type: 'resumeRun', runId, text: t('continueInstruction') }), { kind, icon: icon('retry'), action: 'continue' }) : undefined;
     }
     case 'retry_task': {
+      // A new attempt of the same task (one history entry, its conversation kept), not a second task.
+      const runId = ctx.runId();
       const task = item.task;
+      if (runId) return button(t('retryTask'), () => ctx.post({ type: 'resumeRun', runId, text: t('retryInstruction') }), { kind, icon: icon('retry'), action: 'retry-task' });
       return task ? button(t('retryTask'), () => ctx.post({ type: 'submitTask', text: task, planMode: 'auto' }), { kind, icon: icon('retry'), action: 'retry-task' }) : undefined;
     }
     case 'open_settings':

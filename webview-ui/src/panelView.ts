@@ -1,3 +1,4 @@
+import { RetryBanner } from './retryBanner';
 import { taskTitle } from '../../src/shared/taskTitle';
 import { Announcer } from './announcer';
 import { ContextGauge } from './contextGauge';
@@ -29,6 +30,7 @@ export class PanelView {
   private readonly review: PlanReview;
   private readonly dock: PromptDock;
   private readonly gauge: ContextGauge;
+  private readonly retry: RetryBanner;
   // The sidebar speaks for the run; the panel only while the user is in it.
   private readonly announcer = new Announcer(() => document.hasFocus());
 
@@ -40,11 +42,12 @@ export class PanelView {
     this.review = new PlanReview(post);
     this.dock = new PromptDock(post);
     this.gauge = new ContextGauge(post);
+    this.retry = new RetryBanner(post);
     this.planColumn = h('aside', { class: 'plan-col' }, this.steps.element);
     this.body = h('div', { class: 'panel-body' }, this.planColumn, h('div', { class: 'main-col' }, this.review.element, this.timeline.element));
     this.element = h('div', { class: 'app panel' },
       h('header', { class: 'panel-header' }, this.title, h('div', { class: 'panel-meta' }, this.stateBadge, this.usage, this.stopButton)),
-      this.gauge.element, this.emptyNote, this.body, this.dock.element, this.announcer.element);
+      this.retry.element, this.gauge.element, this.emptyNote, this.body, this.dock.element, this.announcer.element);
     // Revealed for plan review (or clicked into): Run takes the focus when nothing else has it.
     window.addEventListener('focus', () => {
       if (deps.state().review && (document.activeElement === null || document.activeElement === document.body)) this.review.focusRun();
@@ -71,6 +74,7 @@ export class PanelView {
     setShown(this.emptyNote, !hasRun && !state.review);
     setShown(this.body, hasRun || state.review !== undefined);
 
+    this.retry.render(state, hasRun && state.status.runId === run.runId);
     this.gauge.render(state);
     this.steps.render(state);
     this.review.render(state);

@@ -5,6 +5,7 @@ import { taskWords } from '../../src/shared/attachedContext';
 import { stateForOutcome } from '../../src/shared/outcomeClass';
 import { applyStepUsage, carriedStep, markBudgetReached } from './stepSpend';
 import { outputSource } from './outputSource';
+import { withRetry } from './retryState';
 
 /** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
 export const OUTPUT_KEEP_CHARS = 16 * 1024;
@@ -31,7 +32,7 @@ export function reduce(view: RunView, envelope: EventEnvelope): RunView {
   if (envelope.seq <= view.lastSeq) return view;
   if (view.runId !== undefined && envelope.runId !== view.runId) return view;
   const base: RunView = { ...view, runId: envelope.runId, lastSeq: envelope.seq };
-  return applyEvent(base, envelope.event, envelope.seq);
+  return withRetry(applyEvent(base, envelope.event, envelope.seq), envelope);
 }
 
 // eslint-disable-next-line max-lines-per-function -- one case per AgentEvent type in an exhaustive switch; each case is a line or two or delegates

@@ -1,3 +1,4 @@
+import { RetryBanner } from './retryBanner';
 import type { HistoryEntry, WebviewIntent } from '../../src/shared/webviewProtocol';
 import { taskTitle } from '../../src/shared/taskTitle';
 import { Announcer } from './announcer';
@@ -49,6 +50,7 @@ export class SidebarView {
   private readonly composer: Composer;
   private readonly mcp: McpSection;
   private readonly gauge: ContextGauge;
+  private readonly retry: RetryBanner;
   private readonly announcer = new Announcer();
   private historyShown: readonly HistoryEntry[] | undefined;
   private readonly historyList = new HistoryList((intent) => this.deps.post(intent));
@@ -70,6 +72,7 @@ export class SidebarView {
     });
     this.mcp = new McpSection(post);
     this.gauge = new ContextGauge(post);
+    this.retry = new RetryBanner(post);
     this.setup = new SetupView(post, (open) => {
       // Saving keeps the set-up open until the host says the save is done; Cancel closes it.
       this.setupOpen = open;
@@ -82,7 +85,7 @@ export class SidebarView {
     });
     this.element = h('div', { class: 'app sidebar' },
       h('header', { class: 'bar' }, this.title, this.newTaskButton, this.panelButton),
-      this.meta, this.gauge.element, this.restricted, this.mcp.element, this.setup.element, this.home, this.strip, this.timeline.element, this.promptsNote, this.dock.element, this.modelSwitch, this.composer.element, this.announcer.element);
+      this.meta, this.retry.element, this.gauge.element, this.restricted, this.mcp.element, this.setup.element, this.home, this.strip, this.timeline.element, this.promptsNote, this.dock.element, this.modelSwitch, this.composer.element, this.announcer.element);
   }
 
   /** Patches what `changes` touched. */
@@ -111,6 +114,7 @@ export class SidebarView {
 
     setShown(this.timeline.element, configured && hasRun);
     setShown(this.meta, configured && hasRun);
+    this.retry.render(state, configured && hasRun && state.status.runId === state.run.runId);
     if (configured && hasRun) this.gauge.render(state);
     else setShown(this.gauge.element, false);
     if (configured && hasRun) {

@@ -265,6 +265,8 @@ export interface RunView {
   costBase?: CostFigures;
   /** Rules files the task read into its system prompt (AGENTS.md, CLAUDE.md, ...). */
   rules?: readonly RulesFileView[];
+  /** A model call waiting to be retried: which attempt, of how many, until when (ms, the host's clock). */
+  retrying?: { attempt: number; of?: number; until: number; reason: string };
   /** The text item that deltas currently extend. */
   openTextId?: string;
   /** The text item of the current assistant message (deltas since the last turn or message). */

@@ -59,10 +59,11 @@ async function callModel(run: RunSession, tools: ToolSpec[], promptTokens: numbe
           streamed += delta;
           run.emit({ type: 'text_delta', text: delta });
         },
-        onRetry: ({ attempt, delayMs, reason }) => {
+        onRetry: ({ attempt, of, delayMs, reason }) => {
           // A retried answer starts over (an answer that ended without a finish reason streamed text first).
           streamed = '';
-          run.emit({ type: 'notice', level: 'warning', code: 'retry', message: `Model call failed (${reason}); retry ${attempt} in ${delayMs} ms.` });
+          const retry = { attempt, delayMs: Math.round(delayMs), ...(of ? { of } : {}) };
+          run.emit({ type: 'notice', level: 'warning', code: 'retry', message: `Model call failed (${reason}); retry ${attempt} in ${delayMs} ms.`, retry });
         },
         onNotice: (message, code) => run.emit({ type: 'notice', level: 'info', code: code ?? 'tool_protocol', message }),
       },

@@ -7,6 +7,7 @@ import {
   ModelBadRequestError,
   type ModelError,
   ModelRateLimitError,
+  ModelServerError,
   ModelUnavailableError,
   StreamInterruptedError,
 } from './modelErrors';
@@ -109,7 +110,7 @@ export function classifyModelError(error: unknown, context: FailureContext): Fai
     // An error event inside the stream (OpenRouter and others send these).
     if (context.outputStarted) return { kind: 'fatal', error: interrupted(message, error) };
     if (isContextLengthMessage(message)) return { kind: 'fatal', error: contextLength(message, error) };
-    return { kind: 'retryable', reason: message, giveUp: (retries) => unavailable(where, message, retries, error) };
+    return { kind: 'retryable', reason: message, giveUp: (retries) => serverError(where, message, retries, error) };
   }
 
   if (status === 401 || status === 403) {
@@ -151,7 +152,7 @@ export function classifyModelError(error: unknown, context: FailureContext): Fai
       kind: 'retryable',
       reason: `server error (${status}: ${message})`,
       headers: error.headers,
-      giveUp: (retries) => unavailable(where, `${status}: ${message}`, retries, error),
+      giveUp: (retries) => serverError(where, `${status}: ${message}`, retries, error),
     };
   }
 
@@ -220,8 +221,9 @@ function contextLength(message: string, cause: unknown): ContextLengthError {
   return new ContextLengthError(`The conversation does not fit the model's context window (${message}).`, { cause });
 }
 
-function unavailable(where: string, detail: string, retries: number, cause: unknown): ModelUnavailableError {
-  return new ModelUnavailableError(`The model endpoint ${where} is unavailable (${detail})${afterRetries(retries)}. Try again later.`, { cause });
+/** The server answered, with an error: said as such, never as "did not answer". */
+function serverError(where: string, detail: string, retries: number, cause: unknown): ModelServerError {
+  return new ModelServerError(`The model endpoint ${where} answered with an error (${detail})${afterRetries(retries)}. Try again later.`, { cause });
 }
 
 function afterRetries(retries: number): string {

@@ -33,7 +33,12 @@ export class ModelBadRequestError extends ModelError {
   override readonly code = 'bad_request';
 }
 
-/** 5xx / network failures that outlived the retries. */
+/** No answer at all (connection refused, reset, timed out, DNS) that outlived the retries. */
 export class ModelUnavailableError extends ModelError {
-  override readonly code = 'unavailable';
+  override readonly code: string = 'unavailable';
+}
+
+/** The server answered, with an error status (5xx, 408, 409) or an error event, and kept doing so through the retries. */
+export class ModelServerError extends ModelUnavailableError {
+  override readonly code = 'server_error';
 }

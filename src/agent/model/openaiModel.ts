@@ -194,7 +194,7 @@ export class OpenAICompatibleModel implements Model {
             if ('tooLongMs' in next) throw failure.giveUp(retries, next.tooLongMs);
             retries += 1;
             this.options.logger.warn(`model ${this.id}: ${failure.reason}; retry ${retries}/${this.maxRetries} in ${next.delayMs} ms`);
-            handlers.onRetry?.({ attempt: retries, delayMs: next.delayMs, reason: failure.reason });
+            handlers.onRetry?.({ attempt: retries, of: this.maxRetries, delayMs: next.delayMs, reason: failure.reason });
             await this.options.clock.sleep(next.delayMs, request.signal);
             throwIfAborted(request.signal);
           }

@@ -49,7 +49,8 @@ export interface ModelHandlers {
   /** Visible assistant text as it streams (text-protocol tool blocks are not included). */
   onText?: (delta: string) => void;
   /** A retry is about to happen after `delayMs`. */
-  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /** A failed call is tried again after `delayMs` (`attempt` of at most `of` retries, when bounded). */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string; of?: number }) => void;
   /** The adapter changed how it talks to the endpoint: text tool protocol (`tool_protocol`), a refused parameter dropped (`other`). */
   onNotice?: (message: string, code?: 'tool_protocol' | 'other') => void;
 }

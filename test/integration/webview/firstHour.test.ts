@@ -131,7 +131,8 @@ describe('webviews in Chromium: what the first hour shows', function () {
     await clearPosted(page);
     await page.click('.card.outcome [data-action="set-api-key"]');
     await page.click('.card.outcome [data-action="retry-task"]');
-    assert.deepEqual(await posted(page), [{ type: 'setApiKey' }, { type: 'submitTask', text: 'Explain the build', planMode: 'auto' }]);
+    // Retry is a new attempt of the same task (one history entry), not a second task.
+    assert.deepEqual(await posted(page), [{ type: 'setApiKey' }, { type: 'resumeRun', runId: RUN, text: 'The last attempt failed. Try the task again from where it stopped.' }]);
   });
 
   it('an edit card shows a diff, and the finish call is not a card', async () => {

@@ -112,6 +112,10 @@ describe('webviews in Chromium: every error code ends in plain words and a next 
         if (code.includes('_')) assert.ok(!text.includes(code), `${code} not shown raw: ${text}`);
         assert.ok(await card.locator('[data-action="retry-task"]').count() === 1, `${code}: a retry button`);
         if (code === 'auth') assert.equal(await card.locator('[data-action="set-api-key"]').count(), 1);
+        // An endpoint, key or model problem opens the set-up form, never the raw settings list.
+        const setup = ['auth', 'bad_request', 'unavailable', 'server_error', 'context_length'].includes(code);
+        assert.equal(await card.locator('[data-action="open-setup"]').count(), setup ? 1 : 0, `${code}: open the set-up`);
+        assert.equal(await card.locator('[data-action="open-settings"]').count(), 0, `${code}: no raw settings`);
         if (code === 'context_length') await shot(page, `panel-outcome-context-length-${lang}`);
       }
     });

@@ -45,6 +45,7 @@ export function codeOfModelError(error: ModelError): SetupErrorCode {
     case 'rate_limit':
       return 'rate_limit';
     case 'unavailable':
+    case 'server_error':
     case 'interrupted':
       return 'unreachable';
     case 'bad_request':

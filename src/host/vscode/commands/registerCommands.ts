@@ -237,7 +237,7 @@ function rejectEdit(deps: CommandDeps, arg: unknown): boolean {
 }
 
 /** Intents that are exactly a command of ours. */
-const COMMAND_INTENTS = { setApiKey: 'stepwise.setApiKey', openSettings: 'stepwise.openSettings', showLog: 'stepwise.showLog' } as const;
+const COMMAND_INTENTS = { setApiKey: 'stepwise.setApiKey', openSettings: 'stepwise.openSettings', openSetup: 'stepwise.setupModel', showLog: 'stepwise.showLog' } as const;
 
 /** The running task's context request an intent asks for (compact now, undo a compaction, pin), if any. */
 function contextRequestOf(intent: WebviewIntent): ContextRequest | undefined {
@@ -332,7 +332,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
       await deps.mcp.setEnabled(intent.name, intent.enabled);
       return;
     // Handled above (commands of ours, context requests).
-    case 'ready': case 'setApiKey': case 'openSettings': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
+    case 'ready': case 'setApiKey': case 'openSettings': case 'openSetup': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
     case 'searchHistory': case 'deleteRun': case 'exportRun': case 'stopCommand': case 'backgroundCommand':
     case 'mentionUris': case 'suggestMentions': case 'revealReview':
       return;
