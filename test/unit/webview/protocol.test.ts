@@ -18,6 +18,7 @@ describe('webview protocol', () => {
       { type: 'openFile', path: 'src/a.ts', line: 3 },
       { type: 'setApiKey' },
       { type: 'openSettings' },
+      { type: 'openSetup' },
       { type: 'setWebSearchKey' },
       { type: 'showLog' },
       { type: 'suggestMentions', query: 'src/da' },
