@@ -53,7 +53,7 @@ describe('stepwise run (CLI): completion backed by evidence', function () {
     }
   }
 
-  it('ends incomplete (exit 3) when a step is blocked, naming it in the final card and the report, which claims no passing tests', async () => {
+  it('ends incomplete (exit 3) when a step is blocked, naming it in the final card and the report, whose pass claims get a note beside them', async () => {
     const r = await run({
       planner: [
         call('create_plan', {
