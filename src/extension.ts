@@ -109,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     },
     // MCP servers connect once a view is shown (or a task or an MCP command needs them), never at activation.
     onShown: () => void mcp.start(),
+    reviewsClosed: () => diffReview.settled(),
   });
   const checkpointsHome = vscode.Uri.joinPath(context.globalStorageUri, 'checkpoints').fsPath;
   const task = new TaskController({
@@ -153,7 +154,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     history,
     logger,
     diffReview,
-    showPanel: () => views.showPanel(),
+    showPanel: (focus) => views.showPanel(focus),
     endPlanReview: () => views.showPlanForReview(undefined),
     mcp,
     ...trust.commandDeps(config),

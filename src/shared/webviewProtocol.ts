@@ -140,6 +140,8 @@ export const HostStatus = z.object({
   provider: z.string().max(100).optional(),
   /** The endpoint in use (base URL; absent for VS Code's language models). */
   endpoint: z.string().max(2_000).optional(),
+  /** A configured model reads images; `false` lets the chat box say so when an image is attached, before sending. */
+  readsImages: z.boolean().optional(),
 });
 export type HostStatus = z.infer<typeof HostStatus>;
 

@@ -6,6 +6,7 @@ import { Attachments, droppedUris, imageFiles } from './attachments';
 import { MentionMenu } from './mentionMenu';
 import type { AppState } from './store';
 import type { Translate } from './strings';
+import { VisionNote } from './visionNote';
 
 /** What the composer remembers across webview reloads. */
 export interface Draft {
@@ -27,6 +28,7 @@ export class Composer {
   private state?: AppState;
   private readonly mentions: MentionMenu;
   private readonly attachments: Attachments;
+  private readonly visionNote: VisionNote;
 
   constructor(
     private readonly post: (intent: WebviewIntent) => boolean,
@@ -43,7 +45,11 @@ export class Composer {
       this.send();
     });
     this.textarea.addEventListener('input', () => this.persist());
-    this.attachments = new Attachments(() => this.textarea.focus());
+    this.attachments = new Attachments(() => {
+      this.drawVision();
+      this.textarea.focus();
+    });
+    this.visionNote = new VisionNote(post, () => this.sendWithoutImages());
     this.textarea.addEventListener('paste', (event) => {
       const files = imageFiles(event.clipboardData);
       if (files.length === 0) return;
@@ -59,6 +65,7 @@ export class Composer {
     this.element = h('div', { class: 'composer' },
       this.mentions.element,
       this.attachments.element,
+      this.visionNote.element,
       this.textarea,
       h('div', { class: 'composer-row' }, this.planSelect, h('span', { class: 'spacer' }), this.stopButton, this.sendButton));
     this.element.addEventListener('dragover', (event) => {
@@ -119,6 +126,22 @@ export class Composer {
     const running = state.status.running;
     setShown(this.stopButton, running);
     setShown(this.sendButton, !running);
+    this.drawVision();
+  }
+
+  /** The no-vision note under the pictures; Send is not offered with pictures no model would see. */
+  private drawVision(): void {
+    if (!this.state) return;
+    this.visionNote.render(this.state.t, this.attachments.current.length, this.state.status.readsImages);
+    this.sendButton.disabled = this.visionNote.blocks;
+  }
+
+  /** "Send without the picture": the words go as they are, the pictures are dropped. */
+  private sendWithoutImages(): void {
+    if (!this.state || this.state.status.running) return;
+    this.attachments.clear();
+    this.drawVision();
+    this.send();
   }
 
   /** Puts the caret in the input. */
@@ -138,6 +161,8 @@ export class Composer {
     if (text === '') return;
     const runId = this.followUpRunId();
     const images = this.attachments.current;
+    // No model would see the pictures: the note under them says so and offers the set-up.
+    if (images.length && this.visionNote.blocks) return;
     if (runId !== undefined && images.length) {
       // A follow-up continues a stored conversation; its images would have no vision pass to go through.
       this.attachments.say(this.state.t('imagesNewTaskOnly'));
@@ -151,6 +176,7 @@ export class Composer {
     // A plan mode picked here is for this task; the next one starts from the settings' mode again.
     if (runId === undefined) this.planSelect.value = this.state.status.planMode ?? 'auto';
     this.attachments.clear();
+    this.drawVision();
     this.persist();
   }
 

@@ -48,9 +48,12 @@ export class PanelView {
     this.element = h('div', { class: 'app panel' },
       h('header', { class: 'panel-header' }, this.title, h('div', { class: 'panel-meta' }, this.stateBadge, this.usage, this.stopButton)),
       this.retry.element, this.gauge.element, this.emptyNote, this.body, this.dock.element, this.announcer.element);
-    // Revealed for plan review (or clicked into): Run takes the focus when nothing else has it.
+    // Revealed for plan review (or clicked into): Run takes the focus when nothing else has it. Revealed
+    // with the focus while a prompt waits (the host does that on the keyboard path, and "Show Task
+    // Panel"): the prompt takes it.
     window.addEventListener('focus', () => {
       if (deps.state().review && (document.activeElement === null || document.activeElement === document.body)) this.review.focusRun();
+      else if (!deps.state().review) this.dock.takeFocus();
     });
   }
 

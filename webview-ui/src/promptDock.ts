@@ -63,11 +63,24 @@ export class PromptDock {
     this.moveFocus(added, hadFocus);
   }
 
+  /**
+   * The view was brought to the front with the focus (the host does so for a prompt the user is
+   * waiting to answer, and for "Show Task Panel"): the first unanswered prompt takes it, unless the
+   * focus already is in the dock or the user is typing elsewhere. False when there is none.
+   */
+  takeFocus(): boolean {
+    const active = document.activeElement;
+    if (this.element.contains(active) || isTyping(active, this.element)) return false;
+    const first = Array.from(this.prompts.values()).find((p) => !this.sent.has(p.item.id))?.element;
+    if (!first || this.element.hidden) return false;
+    focusPrompt(first);
+    return true;
+  }
+
   /** A new prompt takes the focus (unless the user is typing elsewhere); an emptied dock gives it back. */
   private moveFocus(added: HTMLElement | undefined, hadFocus: boolean): void {
     if (!document.hasFocus()) return;
-    const active = document.activeElement;
-    const typing = (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value !== '' && !this.element.contains(active);
+    const typing = isTyping(document.activeElement, this.element);
     const first = Array.from(this.prompts.values()).find((p) => !this.sent.has(p.item.id))?.element;
     if (added && !typing) {
       this.returnFocus = false;
@@ -151,6 +164,11 @@ export class PromptDock {
 /** Whether this webview shows the run's prompts (the host says which one the user is looking at). */
 export function holdsPrompts(state: Pick<AppState, 'view' | 'status'>): boolean {
   return (state.status.promptsIn ?? 'sidebar') === state.view;
+}
+
+/** The user has words in a text field outside the dock: a prompt must not pull the caret away from them. */
+function isTyping(active: Element | null, dock: HTMLElement): boolean {
+  return (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value !== '' && !dock.contains(active);
 }
 
 /** Focuses a prompt's main control: Approve, else the answer field. */

@@ -67,7 +67,9 @@ export class SidebarView {
     this.dock = new PromptDock(post, () => this.composer.focus());
     // "Focus on Chat View" (and a click on the view's tab) focuses the webview's window: put the caret
     // in the input unless the user is already in another control of the view.
+    // A prompt waiting in this view comes first: the host focuses the view for it on the keyboard path.
     window.addEventListener('focus', () => {
+      if (this.dock.takeFocus()) return;
       if (document.activeElement === null || document.activeElement === document.body) this.composer.focus();
     });
     this.mcp = new McpSection(post);

@@ -52,7 +52,8 @@ export interface CommandDeps {
   history: HistoryStore;
   logger: OutputChannelLogger;
   diffReview: DiffReview;
-  showPanel: () => void;
+  /** Opens the task panel; `focus` moves the keyboard focus into it (its pending prompt takes it). */
+  showPanel: (focus?: boolean) => void;
   mcp: McpHost;
   mcpTrust: McpTrustStore;
   mcpReview: McpConfigReview;
@@ -123,7 +124,8 @@ function taskCommands(deps: CommandDeps, register: Register): vscode.Disposable[
     }),
     register('stepwise.runOnSelection', (arg) => runOnSelection(controller, arg)),
     register('stepwise.stop', () => controller.stop()),
-    register('stepwise.showPanel', () => deps.showPanel()),
+    // From the palette or a keybinding the user wants to act in the panel: it takes the focus.
+    register('stepwise.showPanel', () => deps.showPanel(true)),
     register('stepwise.history', () => pickFromHistory(deps)),
     register('stepwise.restartMcpServer', (arg) => restartMcpServerCommand(deps.mcp, arg)),
     register('stepwise.runMcpPrompt', () => runMcpPromptCommand(deps.mcp, controller)),

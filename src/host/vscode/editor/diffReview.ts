@@ -33,6 +33,8 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
   private readonly reviews = new Map<string, Review>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly registration: vscode.Disposable;
+  /** Review tabs being closed now. */
+  private closing: Promise<unknown> = Promise.resolve();
   readonly onDidChange = this.changed.event;
 
   constructor() {
@@ -108,7 +110,18 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
       .flatMap((group) => group.tabs)
       .filter((tab) => (tab.input instanceof vscode.TabInputTextDiff && DiffReview.callIdOf(tab.input.modified) === callId)
         || (tab.input instanceof vscode.TabInputText && DiffReview.callIdOf(tab.input.uri) === callId));
-    if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
+    if (!tabs.length) return;
+    const closed = Promise.resolve(vscode.window.tabGroups.close(tabs, true));
+    this.closing = Promise.all([this.closing, closed.catch(() => {})]);
+    await closed;
+  }
+
+  /**
+   * Resolves once every review tab being closed is gone: closing a tab moves the focus, so a prompt
+   * that should take the focus waits for this first.
+   */
+  settled(): Promise<void> {
+    return this.closing.then(() => {});
   }
 
   dispose(): void {

@@ -7,6 +7,7 @@ import { resolveBaseUrl, type ModelProvider } from '../model/modelProvider';
 import { presetForSettings } from '../../common/setup/providerPresets';
 import type { TaskController } from '../task/taskController';
 import type { TaskViews } from './taskViews';
+import { readsImages } from './readsImages';
 
 /** What the webview status is made of. */
 export interface StatusSources {
@@ -42,6 +43,7 @@ export function statusRefresher(sources: StatusSources): () => void {
       ...(current.provider === 'vscode-lm' ? {} : { endpoint: resolveBaseUrl(current, process.env) }),
       history: await history.list(30, { threads: true }),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
+      readsImages: readsImages(current, current.provider === 'vscode-lm' && (await selectLmModel(current.model).catch(() => undefined)) !== undefined),
     });
   };
   return () => void refresh().catch((error) => logger.error('status refresh failed', error));
@@ -52,3 +54,4 @@ async function lmModelName(preferred: string): Promise<string> {
   const chat = await selectLmModel(preferred).catch(() => undefined);
   return chat?.name || chat?.id || preferred;
 }
+

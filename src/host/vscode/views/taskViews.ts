@@ -49,6 +49,8 @@ import type { SetupState } from '../../../shared/setupProtocol';
 import type { HistoryEntry, HostMessageOf, HostStatus, McpServerInfo, MentionSuggestion, WebviewIntent, WebviewKind } from '../../../shared/webviewProtocol';
 import { ChatViewProvider } from './chatViewProvider';
 import { PlanPanel } from './planPanel';
+import { PromptFocus } from './promptFocus';
+import { REVIEW_SCHEME } from '../editor/diffReview';
 import { ViewHub } from '../../common/views/viewHub';
 
 /** What `TaskViews` needs from the composition root. */
@@ -59,6 +61,8 @@ export interface TaskViewsDeps {
   onIntent: (intent: WebviewIntent, view: WebviewKind) => void;
   /** The sidebar or the panel was shown (each time): what only an open view needs can start now (MCP servers). */
   onShown?: () => void;
+  /** Resolves once review diffs being closed are gone (a closing tab would take the focus back from a prompt). */
+  reviewsClosed?: () => Promise<void>;
 }
 
 /** The sidebar chat and the plan panel, fed from the one event stream. */
@@ -66,11 +70,18 @@ export class TaskViews implements vscode.Disposable {
   private readonly hub: ViewHub;
   private readonly panel: PlanPanel;
   private readonly sidebar: ChatViewProvider;
+  private readonly promptFocus = new PromptFocus(() => void this.focusPrompts().catch((error) => this.deps.logger.warn('focusing the prompt failed', error)));
+  private readonly editorWork: vscode.Disposable;
 
   constructor(private readonly deps: TaskViewsDeps) {
     this.hub = new ViewHub({ logger: deps.logger, onIntent: (intent, view) => this.handleIntent(intent, view) });
     this.panel = new PlanPanel(deps.extensionUri, this.hub);
     this.sidebar = new ChatViewProvider(deps.extensionUri, this.hub, () => deps.onShown?.());
+    // Typing or clicking in an ordinary editor = the user works there: prompts stop taking the focus.
+    this.editorWork = vscode.window.onDidChangeTextEditorSelection((event) => {
+      const byUser = event.kind === vscode.TextEditorSelectionChangeKind.Keyboard || event.kind === vscode.TextEditorSelectionChangeKind.Mouse;
+      if (byUser && event.textEditor.document.uri.scheme !== REVIEW_SCHEME) this.promptFocus.workedElsewhere();
+    });
   }
 
   /** Registers the sidebar view provider (`stepwise.chat`); dispose the result to unregister. */
@@ -91,10 +102,13 @@ export class TaskViews implements vscode.Disposable {
     });
   }
 
-  /** Opens (or reveals) the plan panel. */
-  showPanel(): void {
+  /**
+   * Opens (or reveals) the plan panel; `focus` ("Stepwise: Show Task Panel") moves the keyboard
+   * focus into it, where a pending prompt takes it.
+   */
+  showPanel(focus = false): void {
     this.deps.onShown?.();
-    this.panel.show();
+    this.panel.show(focus);
   }
 
   /** Shows `runId` in both webviews from its first stored envelope on. */
@@ -110,6 +124,7 @@ export class TaskViews implements vscode.Disposable {
   /** Stores one envelope (any run) and streams it to the webviews if its run is shown. */
   publish(envelope: EventEnvelope): void {
     this.hub.publish(envelope);
+    if (envelope.runId === this.hub.shownRun) this.promptFocus.observe(envelope.event);
   }
 
   /** Updates what the webviews know about configuration, trust, the running run and history. */
@@ -167,8 +182,19 @@ export class TaskViews implements vscode.Disposable {
     if (plan) this.panel.show(true);
   }
 
+  /**
+   * Brings the view that holds the prompts (the panel while visible, else the sidebar) to the
+   * front with the keyboard focus; inside it the new prompt's main control takes the focus.
+   */
+  private async focusPrompts(): Promise<void> {
+    await this.deps.reviewsClosed?.();
+    if (this.panel.visible) this.panel.show(true);
+    else await vscode.commands.executeCommand(`${ChatViewProvider.viewType}.focus`);
+  }
+
   /** Closes the panel and stops batching. */
   dispose(): void {
+    this.editorWork.dispose();
     this.hub.dispose();
     this.panel.dispose();
   }
@@ -179,6 +205,7 @@ export class TaskViews implements vscode.Disposable {
       return;
     }
     if (intent.type === 'newTask') this.hub.clearRun();
+    if (intent.type === 'runPlan') this.promptFocus.answered();
     this.deps.onIntent(intent, view);
   }
 }
