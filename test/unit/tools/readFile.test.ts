@@ -17,6 +17,28 @@ describe('read_file', () => {
     assert.equal(out[11], '12\tl12');
   });
 
+  describe('the gutter: number, tab, the line exactly', () => {
+    const cases: Array<[string, string, Record<string, number>, string]> = [
+      ['empty lines keep their number and tab', 'a\n\n\nb\n', {}, '1\ta\n2\t\n3\t\n4\tb'],
+      ['tabs inside and at the start of lines', '\tx\ty\n\t\t\n', {}, '1\t\tx\ty\n2\t\t\t'],
+      ['CRLF without the CR, a lone CR kept', 'a\r\nb\rc\r\n', {}, '1\ta\n2\tb\rc'],
+      ['lines that look like gutters themselves', '7\tseven\n  9| nine\n', {}, '1\t7\tseven\n2\t  9| nine'],
+      ['no padding when the numbers grow a digit', Array.from({ length: 11 }, (_, i) => `l${i + 1}`).join('\n'), { start_line: 9 }, '9\tl9\n10\tl10\n11\tl11\n[Lines 9-11 of 11.]'],
+    ];
+    for (const [name, text, window, shown] of cases) {
+      it(name, async () => {
+        const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'f.txt': text }) });
+        assert.equal((await h.call('read_file', { path: 'f.txt', ...window })).content, shown);
+      });
+    }
+
+    it('six- and seven-digit line numbers in a file of over a million lines', async () => {
+      const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'big.txt': 'x\n'.repeat(1_000_001) }) });
+      const result = await h.call('read_file', { path: 'big.txt', start_line: 999_999, end_line: 1_000_001 });
+      assert.equal(result.content, '999999\tx\n1000000\tx\n1000001\tx\n[Lines 999999-1000001 of 1000001.]');
+    });
+  });
+
   it('shows CRLF files without the CR and keeps indentation', async () => {
     const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'w.txt': 'a\r\n\tb\r\n' }) });
     assert.equal((await h.call('read_file', { path: 'w.txt' })).content, '1\ta\n2\t\tb');
