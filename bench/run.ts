@@ -51,6 +51,7 @@ async function main(): Promise<void> {
   console.log(`time ${fmt(filter.ms! / 1000)} s   target < 2 s: ${verdict(filter.ms! < 2000)}`);
   console.log(`peak RSS above baseline ${fmt(filter.peakAboveBaselineMb!, 1)} MB   target < 100 MB: ${verdict(filter.peakAboveBaselineMb! < 100)}`);
 
+  await (await import('./readFormat')).printReadFormat();
   await printContextCache();
   printExtensionLoad();
 

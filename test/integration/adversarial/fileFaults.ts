@@ -82,10 +82,10 @@ export const fileFaults: FaultCase[] = [
     async run(world) {
       world.sparse('big.log', GB, Array.from({ length: 3000 }, (_, i) => `entry ${i + 1}`).join('\n') + '\n');
       const first = await world.call('read_file', { path: 'big.log' });
-      assert.match(first.content, /^ {2}1\| entry 1\n/);
+      assert.match(first.content, /^1\tentry 1\n/);
       assert.match(first.content, /start_line=501\.\]$/);
       const next = await world.call('read_file', { path: 'big.log', start_line: 501, end_line: 502 });
-      assert.equal(next.content.split('\n').slice(0, 2).join('\n'), '501| entry 501\n502| entry 502');
+      assert.equal(next.content.split('\n').slice(0, 2).join('\n'), '501\tentry 501\n502\tentry 502');
     },
   },
   {
@@ -107,7 +107,7 @@ export const fileFaults: FaultCase[] = [
       const line = (n: number) => `const v${n}=[${Array.from({ length: 24 }, (_, k) => (n * 31 + k) % 97).join(',')}].map((x)=>x*${n}^0x${n.toString(16)});`;
       writeFileSync(world.at('dense.js'), Array.from({ length: 600 }, (_, i) => line(i + 1)).join('\n') + '\n');
       const result = await world.call('read_file', { path: 'dense.js' }, { resultTokens: 6_000 });
-      const shown = result.content.split('\n').filter((l) => /^\s*\d+\| /.test(l)).map((l) => Number(l.split('|')[0]));
+      const shown = result.content.split('\n').filter((l) => /^\d+\t/.test(l)).map((l) => Number(l.split('\t')[0]));
       assert.deepEqual(shown, Array.from({ length: shown.length }, (_, i) => i + 1), 'consecutive lines from 1');
       const footer = /\[Lines 1-(\d+) of 600\. To read more, call read_file with start_line=(\d+)\.\]$/.exec(result.content);
       assert.ok(footer, result.content.slice(-200));

@@ -69,7 +69,7 @@ describe('stepwise run (CLI) against an OpenAI-compatible server', function () {
     assert.deepEqual(results.map((e) => e.name), ['list_files', 'read_file', 'edit_file', 'run_command', 'finish']);
     assert.deepEqual(results.map((e) => e.isError), [false, false, false, false, false]);
     assert.match(results[0]!.content, /src\/math\.js/);
-    assert.match(results[1]!.content, /1\s*\| function add/);
+    assert.match(results[1]!.content, /^1\tfunction add/);
     assert.match(results[3]!.content, /sum=5/);
     assert.ok(r.events.some((e) => e.type === 'tool_output' && e.chunk.includes('sum=5')), 'command output streamed as events');
     assert.equal(r.events[0]!.type, 'run_started');

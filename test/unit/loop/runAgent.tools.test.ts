@@ -191,10 +191,10 @@ describe('runAgent: acting on tool calls', () => {
     const span = /lines (\d+)-(\d+) of 3000/.exec(first!.content)!;
     // Each window fits the cap, starts where asked, and the next one goes on where it stopped.
     for (const w of [window1!, window2!]) assert.ok(o200kCounter.count(w.content) <= 400, `${o200kCounter.count(w.content)} tokens`);
-    assert.match(window1!.content, new RegExp(`^\\s*${span[1]}\\| test ${span[1]} passed`));
+    assert.match(window1!.content, new RegExp(`^${span[1]}\\ttest ${span[1]} passed`));
     const end1 = Number(/\[Lines \d+-(\d+) of 3000 of the output of same\. To read more, call read_output with start_line=(\d+)\.\]$/.exec(window1!.content)![1]);
-    assert.match(window2!.content, new RegExp(`^\\s*${end1 + 1}\\| test ${end1 + 1} passed`));
-    assert.equal(failure!.content, '1500| test 1500 FAILED: expected 3 got 4\n[Lines 1500-1500 of 3000 of the output of same. To read more, call read_output with start_line=1501.]');
+    assert.match(window2!.content, new RegExp(`^${end1 + 1}\\ttest ${end1 + 1} passed`));
+    assert.equal(failure!.content, '1500\ttest 1500 FAILED: expected 3 got 4\n[Lines 1500-1500 of 3000 of the output of same. To read more, call read_output with start_line=1501.]');
     assert.equal(unknown!.isError, true);
     assert.match(unknown!.content, /No kept output for call_id "never-cut"/);
   });

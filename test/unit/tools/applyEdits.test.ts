@@ -158,9 +158,9 @@ describe('applyEdits', () => {
       ]);
       assert.match(message, /not found/);
       assert.match(message, /closest region is lines 3-7 \(4 of 5/);
-      assert.match(message, /3\| function total\(items\) \{/);
+      assert.match(message, /3\tfunction total\(items\) \{/);
       assert.match(message, /- {3}for \(const i of items\) sum \+= i\.cost;/);
-      assert.match(message, /\+ 5\| {3}for \(const i of items\) sum \+= i\.price;/);
+      assert.match(message, /\+ 5\t {2}for \(const i of items\) sum \+= i\.price;/);
     });
 
     it('finds a region by its identifiers when no line is the same', () => {
@@ -173,9 +173,9 @@ describe('applyEdits', () => {
       assert.match(refused('abc\n', [{ search: 'zzz qqq', replace: 'x' }]).message, /No similar lines/);
     });
 
-    it("points out read_file's line-number prefixes in the search", () => {
-      const { message } = refused('alpha\nbeta\n', [{ search: '1| alpha\n2| beta', replace: 'x' }]);
-      assert.match(message, /line-number prefixes/);
+    it("points out read_file's line numbers left on some lines of the search", () => {
+      const { message } = refused('alpha\nbeta\n', [{ search: '1\talpha\nbeta', replace: 'x' }]);
+      assert.match(message, /start with read_file's line numbers/);
     });
   });
 

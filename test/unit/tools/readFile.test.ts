@@ -6,36 +6,58 @@ import { ToolHarness } from './toolHarness';
 const numbered = (count: number): string => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 describe('read_file', () => {
-  it('numbers the lines of a small file, right-aligned', async () => {
+  it('numbers the lines of a small file: the number, a tab, the line', async () => {
     const lines = Array.from({ length: 12 }, (_, i) => `l${i + 1}`);
     const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'a.txt': lines.join('\n') + '\n' }) });
     const result = await h.call('read_file', { path: 'a.txt' });
     assert.equal(result.isError, undefined);
     const out = result.content.split('\n');
     assert.equal(out.length, 12);
-    assert.equal(out[0], ' 1| l1');
-    assert.equal(out[11], '12| l12');
+    assert.equal(out[0], '1\tl1');
+    assert.equal(out[11], '12\tl12');
+  });
+
+  describe('the gutter: number, tab, the line exactly', () => {
+    const cases: Array<[string, string, Record<string, number>, string]> = [
+      ['empty lines keep their number and tab', 'a\n\n\nb\n', {}, '1\ta\n2\t\n3\t\n4\tb'],
+      ['tabs inside and at the start of lines', '\tx\ty\n\t\t\n', {}, '1\t\tx\ty\n2\t\t\t'],
+      ['CRLF without the CR, a lone CR kept', 'a\r\nb\rc\r\n', {}, '1\ta\n2\tb\rc'],
+      ['lines that look like gutters themselves', '7\tseven\n  9| nine\n', {}, '1\t7\tseven\n2\t  9| nine'],
+      ['no padding when the numbers grow a digit', Array.from({ length: 11 }, (_, i) => `l${i + 1}`).join('\n'), { start_line: 9 }, '9\tl9\n10\tl10\n11\tl11\n[Lines 9-11 of 11.]'],
+    ];
+    for (const [name, text, window, shown] of cases) {
+      it(name, async () => {
+        const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'f.txt': text }) });
+        assert.equal((await h.call('read_file', { path: 'f.txt', ...window })).content, shown);
+      });
+    }
+
+    it('six- and seven-digit line numbers in a file of over a million lines', async () => {
+      const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'big.txt': 'x\n'.repeat(1_000_001) }) });
+      const result = await h.call('read_file', { path: 'big.txt', start_line: 999_999, end_line: 1_000_001 });
+      assert.equal(result.content, '999999\tx\n1000000\tx\n1000001\tx\n[Lines 999999-1000001 of 1000001.]');
+    });
   });
 
   it('shows CRLF files without the CR and keeps indentation', async () => {
     const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'w.txt': 'a\r\n\tb\r\n' }) });
-    assert.equal((await h.call('read_file', { path: 'w.txt' })).content, '1| a\n2| \tb');
+    assert.equal((await h.call('read_file', { path: 'w.txt' })).content, '1\ta\n2\t\tb');
   });
 
   it('pages a long file and says how to read more', async () => {
     const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'long.txt': numbered(1234) }) });
     const first = await h.call('read_file', { path: 'long.txt' });
     const lines = first.content.split('\n');
-    assert.equal(lines[0], '  1| line 1');
-    assert.equal(lines[READ_FILE_MAX_LINES - 1], `${READ_FILE_MAX_LINES}| line ${READ_FILE_MAX_LINES}`);
+    assert.equal(lines[0], '1\tline 1');
+    assert.equal(lines[READ_FILE_MAX_LINES - 1], `${READ_FILE_MAX_LINES}\tline ${READ_FILE_MAX_LINES}`);
     assert.equal(lines.at(-1), `[Lines 1-500 of 1234. To read more, call read_file with start_line=501.]`);
 
     const last = await h.call('read_file', { path: 'long.txt', start_line: 1001 });
-    assert.equal(last.content.split('\n')[0], '1001| line 1001');
+    assert.equal(last.content.split('\n')[0], '1001\tline 1001');
     assert.equal(last.content.split('\n').at(-1), '[Lines 1001-1234 of 1234.]');
 
     const window = await h.call('read_file', { path: 'long.txt', start_line: 10, end_line: 12 });
-    assert.equal(window.content, '10| line 10\n11| line 11\n12| line 12\n[Lines 10-12 of 1234.]');
+    assert.equal(window.content, '10\tline 10\n11\tline 11\n12\tline 12\n[Lines 10-12 of 1234.]');
   });
 
   it('stops at the character budget and continues from the next line', async () => {
@@ -47,12 +69,12 @@ describe('read_file', () => {
     assert.ok(footer, result.content.slice(-200));
     assert.equal(Number(footer[2]), Number(footer[1]) + 1);
     const next = await h.call('read_file', { path: 'wide.txt', start_line: Number(footer[2]) });
-    assert.match(next.content, new RegExp(`^ *${footer[2]}\\| ${footer[2]} x{200}\n`));
+    assert.match(next.content, new RegExp(`^${footer[2]}\t${footer[2]} x{200}\n`));
   });
 
   it('cuts very long lines and says so', async () => {
     const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'min.js': 'y'.repeat(5000) }) });
-    assert.match((await h.call('read_file', { path: 'min.js' })).content, /^1\| y{2000} \.\.\. \[3000 more characters on this line\]$/);
+    assert.match((await h.call('read_file', { path: 'min.js' })).content, /^1\ty{2000} \.\.\. \[3000 more characters on this line\]$/);
   });
 
   it('says when a file is empty', async () => {
@@ -80,7 +102,7 @@ describe('read_file', () => {
     assert.match(bad.content, /is not UTF-8 text/);
     const ok = await h.call('read_file', { path: 'latin.txt' });
     assert.equal(ok.isError, undefined);
-    assert.equal(ok.content, '1| caf\uFFFD\n2| ok line\n[1 invalid UTF-8 sequence is shown as \uFFFD.]');
+    assert.equal(ok.content, '1\tcaf\uFFFD\n2\tok line\n[1 invalid UTF-8 sequence is shown as \uFFFD.]');
   });
 
   it('names the file length when start_line is past the end', async () => {

@@ -62,7 +62,8 @@ export const editFileTool = defineTool({
     const lines = [`Edited ${path}: ${count} edit${count === 1 ? '' : 's'} applied (+${added} -${removed} lines).`];
     for (const edit of result.applied) {
       const where = edit.endLine < edit.startLine ? `lines removed at line ${edit.startLine}` : `now lines ${edit.startLine}-${edit.endLine}`;
-      lines.push(`edits[${edit.index}]: ${where}${edit.kind === 'tolerant' ? ' (matched ignoring whitespace; indentation follows the file)' : ''}`);
+      const how = [edit.numbersRemoved && 'read_file line numbers taken out of the text', edit.kind === 'tolerant' && 'matched ignoring whitespace; indentation follows the file'].filter(Boolean);
+      lines.push(`edits[${edit.index}]: ${where}${how.length > 0 ? ` (${how.join('; ')})` : ''}`);
     }
     if (result.applied.some((edit) => edit.kind === 'tolerant')) {
       lines.push('The change as written:', truncateHeadTail(diff, MAX_ECHOED_DIFF_CHARS).text.trimEnd());

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FileNotFoundError, ToolError } from '../../errors';
 import { o200kCounter, type TokenCounter } from '../../context/tokenCounter';
 import { defineTool } from '../tool';
+import { gutterLine } from '../edit/lineGutter';
 import { knownTotalLines, readLineWindow, type RawWindow } from './lineWindow';
 import { looksBinary } from './textFile';
 
@@ -31,7 +32,7 @@ export const ReadFileArgs = z.object({
 export type ReadFileArgs = z.infer<typeof ReadFileArgs>;
 
 /**
- * `read_file`: a text file's lines numbered `  12| text`, at most 500 lines, 20,000 characters
+ * `read_file`: a text file's lines numbered `12<tab>text` (see lineGutter.ts), at most 500 lines, 20,000 characters
  * and the loop's per-result token cap per call, so the window is never cut in the middle
  * afterwards; the footer names the lines shown, the total when known and the `start_line` to
  * continue from. Reads only the window's bytes (any file size). Refuses binary files (judged on
@@ -39,7 +40,7 @@ export type ReadFileArgs = z.infer<typeof ReadFileArgs>;
  */
 export const readFileTool = defineTool({
   name: 'read_file',
-  description: 'Read a text file with numbered lines (`12| text`). Long files come in windows of up to 500 lines.',
+  description: 'Read a text file. Each line is shown as its number, a tab, then its exact text. Long files come in windows of up to 500 lines.',
   category: 'read',
   parameters: ReadFileArgs,
   async execute(args, context) {
@@ -80,7 +81,6 @@ export const readFileTool = defineTool({
 /** The numbered lines that fit the character and token budgets (at least one, cut if it must be). */
 function fitWindow(path: string, raw: RawWindow, maxTokens: number, counter: TokenCounter): { text: string; last: number; invalidBytes: number } {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const width = String(raw.firstLine + raw.lines.length - 1).length;
   const out: string[] = [];
   let chars = 0;
   let tokens = 0;
@@ -94,7 +94,7 @@ function fitWindow(path: string, raw: RawWindow, maxTokens: number, counter: Tok
     const lastCut = raw.cut && k === raw.lines.length - 1;
     if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)} ... [${lastCut ? 'the line goes on; more than ' : ''}${line.length - MAX_LINE_CHARS} more characters on this line]`;
     else if (lastCut) line += ' ... [the line goes on past what one window reads]';
-    const numbered = `${String(raw.firstLine + k).padStart(width)}| ${line}`;
+    const numbered = gutterLine(raw.firstLine + k, line);
     const lineTokens = counter.count(numbered) + 1;
     if (out.length > 0 && (chars + numbered.length + 1 > READ_FILE_MAX_CHARS || tokens + lineTokens > maxTokens)) break;
     out.push(numbered);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors';
 import { o200kCounter } from '../../context/tokenCounter';
+import { gutterLine } from '../edit/lineGutter';
 import { defineTool } from '../tool';
 
 /** Most lines one read_output call returns (the token cap may make the window smaller). */
@@ -22,7 +23,7 @@ export type ReadOutputArgs = z.infer<typeof ReadOutputArgs>;
 
 /**
  * `read_output`: lines of an earlier tool output that reached the model cut (kept whole for the
- * task), numbered `  12| text`, as many as fit the per-result token cap; the footer names the lines
+ * task), numbered like read_file (`12<tab>text`), as many as fit the per-result token cap; the footer names the lines
  * shown and the `start_line` to continue from. Unknown or dropped outputs are a clear error.
  */
 export const readOutputTool = defineTool({
@@ -45,13 +46,12 @@ export const readOutputTool = defineTool({
     if (last < start) throw new ToolError(`end_line ${args.end_line} is before start_line ${start}.`);
     const counter = context.resultTokens?.counter ?? o200kCounter;
     const budget = Math.max(16, (context.resultTokens?.max ?? DEFAULT_RESULT_TOKENS) - FOOTER_TOKENS);
-    const width = String(last).length;
     const out: string[] = [];
     let tokens = 0;
     for (let n = start; n <= last; n++) {
       const line = lines[n - 1]!;
       const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} ... [${line.length - MAX_LINE_CHARS} more characters on this line]` : line;
-      const numbered = `${String(n).padStart(width)}| ${shown}`;
+      const numbered = gutterLine(n, shown);
       const cost = counter.count(numbered) + 1;
       if (out.length > 0 && tokens + cost > budget) break;
       out.push(out.length === 0 && cost > budget ? `${numbered.slice(0, budget * 2)} ... [cut to fit the token limit]` : numbered);

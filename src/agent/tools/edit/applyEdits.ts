@@ -1,5 +1,6 @@
 import { explainNoMatch } from './closestRegion';
 import { detectIndentStyle, isBlank, reindent } from './indentation';
+import { hasCopiedGutter, stripCopiedGutter } from './lineGutter';
 import { findTolerant } from './tolerantMatch';
 import { detectEol, indexLines, normalizeEol, splitBlock, type Eol } from './textLines';
 
@@ -18,6 +19,8 @@ export interface AppliedEdit {
   kind: MatchKind;
   startLine: number;
   endLine: number;
+  /** The line numbers a model copied from read_file were taken out of `search` (and `replace`) to find it. */
+  numbersRemoved?: true;
 }
 
 /** The edited text, or which edit failed and why (nothing applied). */
@@ -26,7 +29,9 @@ export type ApplyEditsResult =
   | { ok: false; index: number; message: string };
 
 /** One applied edit: its 0-based start line, lines it now spans, and how the file's line count changed. */
-type StepResult = { ok: true; text: string; kind: MatchKind; start: number; lineCount: number; lineDelta: number } | { ok: false; message: string };
+type StepResult =
+  | { ok: true; text: string; kind: MatchKind; start: number; lineCount: number; lineDelta: number; numbersRemoved?: true }
+  | { ok: false; message: string; missing?: true };
 
 const newlines = (text: string): number => text.split('\n').length - 1;
 
@@ -167,7 +172,7 @@ function applyTolerant(text: string, search: string, replace: string, eol: Eol):
     }
   }
   if (found.all.length === 0) {
-    return { ok: false, message: `the search text was not found.\n${explainNoMatch(indexLines(text).lines, searchLines)}` };
+    return { ok: false, message: `the search text was not found.\n${explainNoMatch(indexLines(text).lines, searchLines)}`, missing: true };
   }
   if (found.best.length !== 1) {
     const starts = linesOfOffsets(text, found.all.map((c) => c.start));
@@ -194,18 +199,49 @@ function applyTolerant(text: string, search: string, replace: string, eol: Eol):
   return { ok: true, text: next, kind: 'tolerant', start: startLine! - 1, lineCount: newLines.length, lineDelta: newLines.length - searchLines.length };
 }
 
+/** One edit as written: verbatim, else whitespace-tolerant. */
+function applyStep(text: string, search: string, replace: string, eol: Eol): StepResult {
+  return applyExact(text, search, replace, eol) ?? applyTolerant(text, search, replace, eol);
+}
+
+/**
+ * An edit whose `search` was not found and is a copy of numbered read output (`12<tab>text`, or
+ * the older `  12| text`): found again without the numbers, and `replace` loses them too when
+ * every line has one, starting at the same number. Any other `replace` with numbered lines is
+ * refused, as no rule tells which digits are the model's. `undefined` when `search` is no such copy.
+ */
+function applyWithoutNumbers(text: string, edit: SearchReplace, eol: Eol): StepResult | undefined {
+  const copied = stripCopiedGutter(edit.search);
+  if (copied === undefined) return undefined;
+  const search = copied.text;
+  const note = 'line numbers copied from read_file were taken out of `search`, and then';
+  // A numbered `replace` counts as copied when it starts at the same line as `search` (a file of
+  // tab-separated rows may hold numbers of its own).
+  const numberedReplace = stripCopiedGutter(edit.replace);
+  const replace = numberedReplace?.first === copied.first ? numberedReplace.text : edit.replace;
+  if (replace === edit.replace && hasCopiedGutter(replace)) {
+    return { ok: false, message: `${note} \`replace\` still starts some lines with line numbers (\`12<tab>\`). Send \`search\` and \`replace\` as the file's text, without line numbers.` };
+  }
+  const kept = keepLineBreaks(search, replace);
+  if (search === kept) return { ok: false, message: `${note} \`search\` and \`replace\` are identical, so it would change nothing.` };
+  const step = applyStep(text, search, kept, eol);
+  return step.ok ? { ...step, numbersRemoved: true } : { ok: false, message: `${note} ${step.message}` };
+}
+
 /**
  * Applies search/replace edits in order, each to the result of the previous ones; all or none.
  * An edit's `search` must occur exactly once verbatim (CRLF/LF ignored); failing that, exactly
  * once comparing whole lines without their indentation and trailing whitespace, in which case the
  * replacement is re-indented to the file's indentation. Replacements take the file's line endings
  * and the file keeps its final-newline state. Ambiguous or missing matches fail with a message
- * for the model (counts and line numbers, or the closest region and what differs).
+ * for the model (counts and line numbers, or the closest region and what differs). A `search`
+ * not found that carries read_file's line numbers is tried again without them (see
+ * `applyWithoutNumbers`).
  */
 export function applyEdits(original: string, edits: readonly SearchReplace[]): ApplyEditsResult {
   if (edits.length === 0) return { ok: false, index: 0, message: '`edits` is empty: give at least one {search, replace} block.' };
   let text = original;
-  const steps: Array<{ index: number; kind: MatchKind; start: number; lineCount: number; lineDelta: number }> = [];
+  const steps: Array<{ index: number; kind: MatchKind; start: number; lineCount: number; lineDelta: number; numbersRemoved?: true }> = [];
   for (let index = 0; index < edits.length; index++) {
     const { search } = edits[index]!;
     const replace = keepLineBreaks(search, edits[index]!.replace);
@@ -219,13 +255,21 @@ export function applyEdits(original: string, edits: readonly SearchReplace[]): A
       return { ok: false, index, message: `${where}: \`search\` and \`replace\` are identical${only}, so it would change nothing.` };
     }
     const eol = detectEol(text);
-    const step = applyExact(text, search, replace, eol) ?? applyTolerant(text, search, replace, eol);
+    const first = applyStep(text, search, replace, eol);
+    const step = !first.ok && first.missing ? (applyWithoutNumbers(text, edits[index]!, eol) ?? first) : first;
     if (!step.ok) return { ok: false, index, message: `${where}${after}: ${step.message}` };
     // A later edit above an earlier one moves it down or up.
     for (const earlier of steps) if (step.start < earlier.start) earlier.start += step.lineDelta;
-    steps.push({ index, kind: step.kind, start: step.start, lineCount: step.lineCount, lineDelta: step.lineDelta });
+    const { kind, start, lineCount, lineDelta, numbersRemoved } = step;
+    steps.push({ index, kind, start, lineCount, lineDelta, ...(numbersRemoved ? { numbersRemoved } : {}) });
     text = step.text;
   }
-  const applied = steps.map((s) => ({ index: s.index, kind: s.kind, startLine: s.start + 1, endLine: s.start + s.lineCount }));
+  const applied = steps.map((s) => ({
+    index: s.index,
+    kind: s.kind,
+    startLine: s.start + 1,
+    endLine: s.start + s.lineCount,
+    ...(s.numbersRemoved ? { numbersRemoved: s.numbersRemoved } : {}),
+  }));
   return { ok: true, text, applied };
 }

@@ -1,5 +1,5 @@
 import { diffLines } from '../../../shared/lineDiff';
-import { numberLines } from './textLines';
+import { hasCopiedGutter, numberLines } from './lineGutter';
 
 /** The file lines most like a search block that was not found (0-based, end exclusive). */
 export interface ClosestRegion {
@@ -71,8 +71,8 @@ const MAX_SHOWN_DIFFERENCES = 12;
  */
 export function explainNoMatch(fileLines: readonly string[], search: readonly string[]): string {
   const parts: string[] = [];
-  if (search.filter((line) => line.trim() !== '').every((line) => /^\s*\d+\| /.test(line))) {
-    parts.push("Your search text starts with read_file's line-number prefixes (`12| `); search for the file's text without them.");
+  if (search.some((line) => hasCopiedGutter(line))) {
+    parts.push("Some lines of your search text start with read_file's line numbers (`12<tab>`); search for the file's text without them.");
   }
   const region = findClosestRegion(fileLines, search);
   if (!region) {

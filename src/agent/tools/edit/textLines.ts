@@ -69,9 +69,3 @@ export function lineOfOffset(starts: readonly number[], offset: number): number 
   }
   return Math.max(0, lo);
 }
-
-/** Lines prefixed with right-aligned 1-based numbers: `  12| text`. */
-export function numberLines(lines: readonly string[], firstLineNumber: number): string {
-  const width = String(firstLineNumber + lines.length - 1).length;
-  return lines.map((line, i) => `${String(firstLineNumber + i).padStart(width)}| ${line}`).join('\n');
-}
