@@ -81,8 +81,8 @@ export async function atomicWrite(
   await syncFolder(folder);
 }
 
-/** Makes the rename itself durable; some platforms cannot open folders, which is fine. */
-async function syncFolder(folder: string): Promise<void> {
+/** Makes a rename or creation in `folder` durable; some platforms cannot open folders, which is fine. */
+export async function syncFolder(folder: string): Promise<void> {
   try {
     const handle = await open(folder, 'r');
     try {

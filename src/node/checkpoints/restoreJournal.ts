@@ -4,7 +4,7 @@ import { chmod, chown, lstat, mkdir, open, readdir, readFile, rename, rmdir, sym
 import path from 'node:path';
 import { z } from 'zod';
 import { isInsideWorkspace } from '../../agent/checkpoints/checkpointPaths';
-import { TEMP_SUFFIX } from '../atomicWrite';
+import { syncFolder, TEMP_SUFFIX } from '../atomicWrite';
 
 /** A path's state on one side of a restore: absent, a file (blob id in the store, permission bits), or a symlink. */
 export const PathState = z.discriminatedUnion('kind', [
@@ -192,15 +192,3 @@ async function removeTemps(dir: string, pid: number): Promise<void> {
   }
 }
 
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await open(folder, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Some platforms cannot open folders: the rename is as durable as they allow.
-  }
-}
