@@ -26,6 +26,8 @@ export async function buildHostTests(): Promise<string> {
     target: 'node20',
     sourcemap: 'inline',
     external: ['vscode', 'mocha'],
+    // As in scripts/build.mjs: jsonc-parser's `main` is a UMD build esbuild cannot follow; bundle its ESM build.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     logLevel: 'warning',
   });
   return path.join(HOST_TESTS_OUT, 'index.js');
