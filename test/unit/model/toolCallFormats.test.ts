@@ -101,6 +101,15 @@ describe('native tool-call formats', () => {
     });
   }
 
+  it("Command R+'s `Action: ```json [...]``` ` is read by the fence reader in both modes, the word Action left as text", () => {
+    const text = 'I will read it.\nAction: ```json\n[\n    {\n        "tool_name": "read_file",\n        "parameters": {"path": "a.txt"}\n    }\n]\n```';
+    for (const mode of ['text', 'native'] as const) {
+      const result = stream(text, 20, mode);
+      assert.deepEqual(parsedCalls(result.calls), [{ name: 'read_file', args: { path: 'a.txt' } }], mode);
+      assert.equal(result.visible.trim(), 'I will read it.\nAction:');
+    }
+  });
+
   it('a Kimi K2 or GLM call naming a tool that is not offered is a note, never a call', () => {
     for (const text of ['<|tool_calls_section_begin|><|tool_call_begin|>functions.rm_rf:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>', '<tool_call>rm_rf\n</tool_call>']) {
       const found = recoverToolCalls(text, catalog)!;
