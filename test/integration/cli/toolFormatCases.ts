@@ -372,6 +372,22 @@ function NEW_FORMAT_CASES(): FormatCase[] {
       finish: apriel(listJson([call('finish', '{"summary": "done"}')])),
     },
     {
+      format: 'Granite 3 <|tool_call|>',
+      examples: [
+        { text: `<|tool_call|>${listJson([call('write_file', '{"path": "out/i1.txt", "content": "Granite: ½ ¾ ∑"}')])}`, calls: [write('out/i1.txt', 'Granite: ½ ¾ ∑')] },
+        {
+          text: `Both.<|tool_call|>${listJson([call('write_file', '{"path": "out/i2.txt", "content": "Suomi: äö"}'), call('read_file', '{"path": "out/i1.txt"}')])}`,
+          calls: [write('out/i2.txt', 'Suomi: äö'), read('out/i1.txt')],
+        },
+        {
+          text: `<|tool_call|>${listJson([call('edit_file', `{"path": "out/i1.txt", "edits": [{"search": "∑", "replace": "${nested('i', 'b', '\\"m\\"')}"}]}`), call('list_files', '{"path": "out"}')])}`,
+          calls: [edit('out/i1.txt', '∑', unnested('i', 'b', '\\"m\\"')), list({ path: 'out' })],
+        },
+      ],
+      malformed: `<|tool_call|>[{"name": "write_file", "arguments": ${unclosed}`,
+      finish: `<|tool_call|>${listJson([call('finish', '{"summary": "done"}')])}`,
+    },
+    {
       format: 'xLAM',
       examples: [
         { text: listJson([call('write_file', '{"path": "out/x1.txt", "content": "xLAM: Ünïcödé ✓"}')]), calls: [write('out/x1.txt', 'xLAM: Ünïcödé ✓')] },

@@ -10,20 +10,18 @@ export interface JsonListShape {
   open: string;
   /** The closing token or tag; optional in the text (models stop at the end-of-turn token instead). Absent: the JSON value's own end closes it. */
   close?: string;
-  /** Other line starts that open this markup (for the streaming filter). */
-  extraMarkers?: string[];
 }
 
 /**
  * A parser for formats that wrap a JSON list (or one object) of calls between two markers:
  * Nemotron's `<TOOLCALL>[...]</TOOLCALL>`, Apriel's `<tool_calls>[...]</tool_calls>`, Command's
- * `<|START_ACTION|>[...]<|END_ACTION|>`, FireFunction's `functools[...]`. Every block is read;
+ * `<|START_ACTION|>[...]<|END_ACTION|>`, FireFunction's `functools[...]`, Granite's `<|tool_call|>[...]`. Every block is read;
  * a block that is not a list of call objects is a problem, quoted.
  */
 export function jsonListFormat(shape: JsonListShape): FormatParser {
   return {
     format: shape.format,
-    markers: () => [shape.open, ...(shape.extraMarkers ?? [])],
+    markers: () => [shape.open],
     parse(text, catalog) {
       if (!text.includes(shape.open)) return undefined;
       const found = new CallCollector(shape.format, catalog);
@@ -31,7 +29,7 @@ export function jsonListFormat(shape: JsonListShape): FormatParser {
       let at = text.indexOf(shape.open);
       while (at !== -1) {
         // Without a closing token the opener alone is weak (`functools[0]` in prose): a call object must follow.
-        if (shape.close === undefined && !/^\s*\{/.test(text.slice(at + shape.open.length))) {
+        if (shape.close === undefined && !/^\s*(?:\[\s*)?\{/.test(text.slice(at + shape.open.length))) {
           at = text.indexOf(shape.open, at + shape.open.length);
           continue;
         }

@@ -7,6 +7,7 @@ import { fireFunctionFormat } from './fireFunction';
 import { functionaryV31Format } from './functionaryV31';
 import { functionaryV32Format } from './functionaryV32';
 import { glm45Format } from './glm45';
+import { graniteFormat } from './granite';
 import { harmonyFormat } from './harmony';
 import { hermesFormat } from './hermes';
 import { kimiK2Format } from './kimiK2';
@@ -39,6 +40,7 @@ export const TOOL_CALL_FORMATS: readonly FormatParser[] = [
   aprielFormat,
   nemotronFormat,
   fireFunctionFormat,
+  graniteFormat,
   functionaryV32Format,
   xlamFormat,
   llamaFormat,
