@@ -15,6 +15,7 @@ const OUTCOME_OF_STOP: Record<StopCause['kind'], RunOutcome> = {
   turn_limit: 'step_limit',
   stuck: 'stuck',
   provider: 'failed',
+  tool_format: 'failed',
   plan: 'failed',
   internal: 'internal',
 };

@@ -4,8 +4,9 @@ import type { StepStatus } from '../../shared/events';
 /**
  * What stopped a run before its work ran to the end; absent when nothing did. `user`: the user's
  * Stop; `budget` / `turn_limit`: a limit; `stuck`: the loop detector; `provider`: the model's
- * endpoint failed (or refused: content filter, cut-off answers); `plan`: a step failed with no way
- * on, or the reviewed plan was unusable; `internal`: a bug.
+ * endpoint failed (or refused: content filter, cut-off answers); `tool_format`: the model kept
+ * writing tool calls no parser reads, after corrections; `plan`: a step failed with no way on, or the
+ * reviewed plan was unusable; `internal`: a bug.
  */
 export type StopCause =
   | { kind: 'user'; reason?: string }
@@ -13,6 +14,7 @@ export type StopCause =
   | { kind: 'turn_limit'; reason: string }
   | { kind: 'stuck'; reason: string }
   | { kind: 'provider'; reason: string; code?: ErrorCode }
+  | { kind: 'tool_format'; reason: string }
   | { kind: 'plan'; reason: string }
   | { kind: 'internal'; reason: string };
 

@@ -71,7 +71,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 async function loop(run: RunSession): Promise<Ending> {
   const { signal } = run.options;
   const detector = new StuckDetector();
-  const answers = { cutOffs: 0 };
+  const answers = { cutOffs: 0, corrections: 0 };
   throwIfAborted(signal);
   for (let turn = 1; turn <= run.maxTurns || (await continuePastLimit(run)); turn++) {
     run.turns = turn;

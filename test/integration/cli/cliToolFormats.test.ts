@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AgentEvent, AgentEventOf } from '../../../src/shared/events';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedMessage } from '../../support/fakeOpenAIServer';
 import { runCliProcess } from './cliProcess';
-import { FORMAT_CASES } from './toolFormatCases';
+import { FORMAT_CASES, type ExpectedCall } from './toolFormatCases';
 
 // Issue 10, acceptance 1: a model that writes its tool calls as text in its own native format,
 // through the built CLI and a real HTTP server, in both tool protocols. Every example's calls are
@@ -21,6 +21,17 @@ function callsByTurn(events: AgentEvent[]): Map<number, Array<AgentEventOf<'tool
     if (event.type === 'tool_call') turns.get(turn)!.push(event);
   }
   return turns;
+}
+
+/** Each written file's expected content: its write, then every `edit_file` on it applied in order (the nested-JSON calls). */
+function expectedFiles(calls: ExpectedCall[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const call of calls) {
+    const args = call.args as { path: string; content?: string; edits?: Array<{ search: string; replace: string }> };
+    if (call.name === 'write_file') files.set(args.path, args.content ?? '');
+    if (call.name === 'edit_file') for (const e of args.edits ?? []) files.set(args.path, (files.get(args.path) ?? '').replace(e.search, () => e.replace));
+  }
+  return files;
 }
 
 const userText = (messages: RecordedMessage[] | undefined) =>
@@ -61,12 +72,8 @@ describe('stepwise run (CLI): tool calls written in native formats', function ()
         });
         const results = r.events.filter((e): e is AgentEventOf<'tool_result'> => e.type === 'tool_result');
         assert.ok(results.length >= testCase.examples.flatMap((e) => e.calls).length);
-        for (const example of testCase.examples) {
-          for (const call of example.calls) {
-            if (call.name !== 'write_file') continue;
-            const args = call.args as { path: string; content: string };
-            assert.equal(await readFile(path.join(ws, args.path), 'utf8'), args.content, `${args.path} written`);
-          }
+        for (const [file, content] of expectedFiles(testCase.examples.flatMap((e) => e.calls))) {
+          assert.equal(await readFile(path.join(ws, file), 'utf8'), content, `${file} written (and edited)`);
         }
         // The malformed turn ran nothing, did not end the run, and the next request says why.
         const malformedTurn = testCase.examples.length + 1;

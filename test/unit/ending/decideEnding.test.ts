@@ -21,6 +21,7 @@ const CASES: Array<[string, EndingFacts, RunOutcome, RegExp?]> = [
   ['turn limit', { route: 'direct', stop: { kind: 'turn_limit', reason: 'stopped after 2 turns' }, checksAfterLastChange: [] }, 'step_limit'],
   ['stuck', { route: 'direct', stop: { kind: 'stuck', reason: 'loop' }, checksAfterLastChange: [] }, 'stuck'],
   ['provider failure', { route: 'direct', stop: { kind: 'provider', reason: 'bad key', code: 'auth' }, checksAfterLastChange: [] }, 'failed'],
+  ['tool calls no parser reads, after corrections', { route: 'direct', stop: { kind: 'tool_format', reason: 'its Kimi K2 call could not be read' }, checksAfterLastChange: [] }, 'failed'],
   ['a failed step with no way on', { route: 'plan', stop: { kind: 'plan', reason: 'Step "a" failed.' }, steps: [{ title: 'a', status: 'failed' }], checksAfterLastChange: [] }, 'failed'],
   ['internal', { route: 'plan', stop: { kind: 'internal', reason: 'internal error: x' }, checksAfterLastChange: [] }, 'internal'],
   ['a step the updater skipped', { route: 'plan', steps: [done('a'), { title: 'b', status: 'skipped', skippedBy: 'updater' }], checksAfterLastChange: [] }, 'incomplete', /2\. "b" \(skipped by the plan updater\)/],

@@ -16,6 +16,7 @@ const TOOLS: ToolSpec[] = [
   spec('read_file', { path: { type: 'string' }, start_line: { type: 'integer' } }),
   spec('list_files', { path: { type: 'string' }, recursive: { type: 'boolean' } }),
   spec('finish', { summary: { type: 'string' } }),
+  spec('edit_file', { path: { type: 'string' }, edits: { type: 'array', items: { type: 'object', properties: { search: { type: 'string' }, replace: { type: 'string' } } } } }),
 ];
 const catalog = toolCatalog(TOOLS);
 const parsedCalls = (calls: Array<{ name: string; arguments: string }>) => calls.map((c) => ({ name: c.name, args: JSON.parse(c.arguments) as unknown }));
@@ -83,6 +84,40 @@ describe('native tool-call formats', () => {
     assert.equal(found.text, `Reading it now.\n${example.slice(example.indexOf('```'))}`);
   });
 
+  const edgeCases: Array<[string, string, Array<{ name: string; args: unknown }>]> = [
+    ['GLM call without arguments', '<tool_call>list_files\n</tool_call>', [{ name: 'list_files', args: {} }]],
+    ['Kimi K2 ids without the namespace, singular section token', '<|tool_call_section_begin|><|tool_call_begin|>read_file:0<|tool_call_argument_begin|>{"path": "a"}<|tool_call_end|><|tool_call_section_end|>', [{ name: 'read_file', args: { path: 'a' } }]],
+    ['MiniMax M2 with single-quoted names and an integer typed by the schema', "<minimax:tool_call><invoke name='read_file'><parameter name='path'>a</parameter><parameter name='start_line'>7</parameter></invoke></minimax:tool_call>", [{ name: 'read_file', args: { path: 'a', start_line: 7 } }]],
+    ['Qwen3-Coder XML after Functionary is tried first', '<function=read_file>\n<parameter=path>\na\n</parameter>\n</function>', [{ name: 'read_file', args: { path: 'a' } }]],
+    ['Command: thinking and response tokens around a call', '<|START_THINKING|>Plan.<|END_THINKING|><|START_ACTION|>{"tool_name": "read_file", "parameters": {"path": "a"}}<|END_ACTION|>', [{ name: 'read_file', args: { path: 'a' } }]],
+  ];
+  for (const [label, text, calls] of edgeCases) {
+    it(`reads ${label}`, () => {
+      const found = recoverToolCalls(text, catalog);
+      assert.ok(found, 'recognised');
+      assert.deepEqual(found.problems, []);
+      assert.deepEqual(parsedCalls(found.calls), calls);
+      assert.equal(found.text, '');
+    });
+  }
+
+  it("Command R+'s `Action: ```json [...]``` ` is read by the fence reader in both modes, the word Action left as text", () => {
+    const text = 'I will read it.\nAction: ```json\n[\n    {\n        "tool_name": "read_file",\n        "parameters": {"path": "a.txt"}\n    }\n]\n```';
+    for (const mode of ['text', 'native'] as const) {
+      const result = stream(text, 20, mode);
+      assert.deepEqual(parsedCalls(result.calls), [{ name: 'read_file', args: { path: 'a.txt' } }], mode);
+      assert.equal(result.visible.trim(), 'I will read it.\nAction:');
+    }
+  });
+
+  it('a Kimi K2 or GLM call naming a tool that is not offered is a note, never a call', () => {
+    for (const text of ['<|tool_calls_section_begin|><|tool_call_begin|>functions.rm_rf:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>', '<tool_call>rm_rf\n</tool_call>']) {
+      const found = recoverToolCalls(text, catalog)!;
+      assert.deepEqual(found.calls, []);
+      assert.match(found.problems[0]!, /`rm_rf`, which is not an available tool/);
+    }
+  });
+
   it('types XML arguments by the schema: integers, booleans, JSON structures, strings kept verbatim', () => {
     const found = recoverToolCalls('<read_file>\n<path>007</path>\n<start_line>12</start_line>\n</read_file>', catalog)!;
     assert.deepEqual(parsedCalls(found.calls), [{ name: 'read_file', args: { path: '007', start_line: 12 } }]);
@@ -95,6 +130,10 @@ describe('native tool-call formats', () => {
     ['HTML', '<div><p>Hello</p></div>'],
     ['an XML tag of an unknown tool', '<delete_all><path>/</path></delete_all>'],
     ['a markdown link list', '[read the docs](https://example.com)'],
+    ['a Python REPL transcript', '>>> import functools\n>>> functools.reduce(max, [1, 2])\n2'],
+    ['functools in prose', 'Use functools.lru_cache, or functools[0] in a dict of modules.'],
+    ['a JSON list of records named like nothing offered', '[{"name": "alice", "age": 3}, {"name": "bob", "age": 4}]'],
+    ['a function tag in HTML docs', 'The <function> element is not HTML; use <code>f()</code>.'],
   ];
   for (const [label, text] of ordinaryText) {
     it(`leaves ordinary text alone: ${label}`, () => {

@@ -1,24 +1,48 @@
 import type { NativeVerdict } from '../toolBlockFilter';
+import { aprielFormat } from './apriel';
 import { clineXmlFormat } from './clineXml';
+import { commandRFormat } from './commandR';
 import { deepseekFormat } from './deepseek';
+import { fireFunctionFormat } from './fireFunction';
+import { functionaryV31Format } from './functionaryV31';
+import { functionaryV32Format } from './functionaryV32';
+import { glm45Format } from './glm45';
+import { graniteFormat } from './granite';
 import { harmonyFormat } from './harmony';
 import { hermesFormat } from './hermes';
+import { kimiK2Format } from './kimiK2';
 import { llamaFormat } from './llama';
+import { minimaxM2Format } from './minimaxM2';
 import { mistralFormat } from './mistral';
+import { nemotronFormat } from './nemotron';
 import { pythonicFormat } from './pythonic';
 import { qwenXmlFormat } from './qwenXml';
+import { xlamFormat } from './xlam';
 import type { FormatParser, ToolCatalog } from './types';
 
 /**
- * The native formats, most specific first: Qwen3-Coder XML sits inside `<tool_call>` and must be
- * read before Hermes; the bare-JSON and XML readers come last because they are the least certain.
+ * The native formats, most specific first: special tokens before tags; GLM's and Qwen3-Coder's
+ * markup sits inside `<tool_call>` and must be read before Hermes (and Functionary's JSON-bodied
+ * `<function=name>` before Qwen3-Coder's); xLAM's bare lists before Llama's bare objects, which a
+ * multi-line list holds; the bare-JSON, pythonic and XML readers last, as the least certain.
  */
 export const TOOL_CALL_FORMATS: readonly FormatParser[] = [
+  kimiK2Format,
   deepseekFormat,
   harmonyFormat,
+  commandRFormat,
   mistralFormat,
+  minimaxM2Format,
+  glm45Format,
+  functionaryV31Format,
   qwenXmlFormat,
   hermesFormat,
+  aprielFormat,
+  nemotronFormat,
+  fireFunctionFormat,
+  graniteFormat,
+  functionaryV32Format,
+  xlamFormat,
   llamaFormat,
   pythonicFormat,
   clineXmlFormat,
