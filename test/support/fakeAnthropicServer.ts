@@ -78,9 +78,10 @@ export interface FakeAnthropicServer {
   close(): Promise<void>;
 }
 
-/** Options: the models GET /v1/models lists. */
+/** Options: the models GET /v1/models lists; the one key accepted (`x-api-key`; others get 401). */
 export interface FakeAnthropicOptions {
   models?: string[];
+  requireKey?: string;
 }
 
 /** Starts the fake on loopback. */
@@ -97,6 +98,9 @@ export async function startFakeAnthropic(script: FakeAnthropicTurn[], options: F
       if (raw) recorded.body = JSON.parse(raw) as RecordedAnthropicRequest['body'];
       requests.push(recorded);
       const path = (req.url ?? '').split('?')[0];
+      if (options.requireKey !== undefined && req.headers['x-api-key'] !== options.requireKey) {
+        return sendError(res, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' });
+      }
       if (req.method === 'GET' && path === '/v1/models') return listModels(res, options.models ?? ['claude-sonnet-4-5']);
       if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, { status: 404, errorType: 'not_found_error', message: `no route ${req.method} ${path}` });
       const next = script[turn++];
