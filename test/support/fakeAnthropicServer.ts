@@ -101,7 +101,7 @@ export async function startFakeAnthropic(script: FakeAnthropicTurn[], options: F
       if (options.requireKey !== undefined && req.headers['x-api-key'] !== options.requireKey) {
         return sendError(res, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' });
       }
-      if (req.method === 'GET' && path === '/v1/models') return listModels(res, options.models ?? ['claude-sonnet-4-5']);
+      if (req.method === 'GET' && path === '/v1/models') return listModels(res, options.models ?? ['claude-sonnet-4-6']);
       if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, { status: 404, errorType: 'not_found_error', message: `no route ${req.method} ${path}` });
       const next = script[turn++];
       if (!next) return sendError(res, { status: 500, errorType: 'api_error', message: `fake script ran out at request ${turn}` });

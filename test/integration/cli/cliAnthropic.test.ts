@@ -34,7 +34,7 @@ describe('stepwise run --provider anthropic (CLI): Anthropic Messages stream rep
     await rm(ws, { recursive: true, force: true });
   });
 
-  async function run(script: FakeAnthropicTurn[], extra: string[] = [], model = 'claude-sonnet-4-5'): Promise<CliRun> {
+  async function run(script: FakeAnthropicTurn[], extra: string[] = [], model = 'claude-sonnet-4-6'): Promise<CliRun> {
     fake = await startFakeAnthropic(script);
     return runCliProcess(
       ['run', 'Do the task.', '--workspace', ws, '--provider', 'anthropic', '--model', model, '--base-url', fake.url, '--no-plan', ...extra],
@@ -43,7 +43,7 @@ describe('stepwise run --provider anthropic (CLI): Anthropic Messages stream rep
   }
   const json = ['--json'];
   /** The CLI's human output (no `--json`): exit code and stdout, for the cost line. */
-  async function runPlain(script: FakeAnthropicTurn[], model = 'claude-sonnet-4-5'): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  async function runPlain(script: FakeAnthropicTurn[], model = 'claude-sonnet-4-6'): Promise<{ code: number | null; stdout: string; stderr: string }> {
     fake = await startFakeAnthropic(script);
     const args = [CLI_PATH, 'run', 'Do the task.', '--workspace', ws, '--provider', 'anthropic', '--model', model, '--base-url', fake.url, '--no-plan'];
     const child = spawn(process.execPath, args, {

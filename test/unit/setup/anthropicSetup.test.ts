@@ -22,7 +22,7 @@ describe('set-up: the Anthropic preset against a fake Anthropic API', () => {
   const signal = () => new AbortController().signal;
 
   beforeEach(async () => {
-    fake = await startFakeAnthropic([{ blocks: [{ type: 'text', text: 'OK' }] }], { models: ['claude-sonnet-4-5-20250929', 'claude-haiku-4-5-20251001'], requireKey: KEY });
+    fake = await startFakeAnthropic([{ blocks: [{ type: 'text', text: 'OK' }] }], { models: ['claude-sonnet-4-6', 'claude-haiku-4-5-20251001'], requireKey: KEY });
   });
   afterEach(async () => fake.close());
 
@@ -40,7 +40,7 @@ describe('set-up: the Anthropic preset against a fake Anthropic API', () => {
     const draft: SetupDraft = { presetId: 'anthropic', baseUrl: fake.url, model: '', apiKey: KEY };
     const { models, error } = await service().models(draft, signal());
     assert.equal(error, undefined);
-    assert.deepEqual(models, [{ id: 'claude-sonnet-4-5-20250929' }, { id: 'claude-haiku-4-5-20251001' }]);
+    assert.deepEqual(models, [{ id: 'claude-sonnet-4-6' }, { id: 'claude-haiku-4-5-20251001' }]);
     const [listing] = fake.requests;
     assert.equal(listing!.path, '/v1/models?limit=1000');
     assert.equal(listing!.headers['x-api-key'], KEY);
@@ -49,7 +49,7 @@ describe('set-up: the Anthropic preset against a fake Anthropic API', () => {
   });
 
   it('a wrong key: the listing and the test both say "auth"', async () => {
-    const draft: SetupDraft = { presetId: 'anthropic', baseUrl: fake.url, model: 'claude-sonnet-4-5-20250929', apiKey: 'sk-ant-wrong' };
+    const draft: SetupDraft = { presetId: 'anthropic', baseUrl: fake.url, model: 'claude-sonnet-4-6', apiKey: 'sk-ant-wrong' };
     assert.equal((await service().models(draft, signal())).error?.code, 'auth');
     const result = await service().test(draft, signal());
     assert.equal(result.ok, false);
@@ -57,17 +57,17 @@ describe('set-up: the Anthropic preset against a fake Anthropic API', () => {
   });
 
   it('tests the model with one tiny real Messages request (the stored key of the origin when none is typed)', async () => {
-    const draft: SetupDraft = { presetId: 'anthropic', baseUrl: fake.url, model: 'claude-sonnet-4-5-20250929' };
+    const draft: SetupDraft = { presetId: 'anthropic', baseUrl: fake.url, model: 'claude-sonnet-4-6' };
     const result = await service({ [new URL(fake.url).origin]: KEY }).test(draft, signal());
-    assert.deepEqual(result, { ok: true, latencyMs: 5, model: 'claude-sonnet-4-5-20250929', reply: 'OK', endpoint: fake.url });
+    assert.deepEqual(result, { ok: true, latencyMs: 5, model: 'claude-sonnet-4-6', reply: 'OK', endpoint: fake.url });
     const [request] = fake.messageRequests();
-    assert.equal(request!.body!.model, 'claude-sonnet-4-5-20250929');
+    assert.equal(request!.body!.model, 'claude-sonnet-4-6');
     assert.equal(request!.body!.max_tokens, 16);
   });
 
   it('saving writes provider "anthropic", the endpoint and the model, never the key', async () => {
-    const settings = await service().settingsFor({ presetId: 'anthropic', baseUrl: '', model: 'claude-sonnet-4-5', apiKey: KEY });
-    assert.deepEqual(settings, { provider: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5', contextWindow: 0 });
-    await assert.rejects(service().settingsFor({ presetId: 'anthropic', baseUrl: '', model: 'claude-sonnet-4-5' }), /API key/);
+    const settings = await service().settingsFor({ presetId: 'anthropic', baseUrl: '', model: 'claude-sonnet-4-6', apiKey: KEY });
+    assert.deepEqual(settings, { provider: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-6', contextWindow: 0 });
+    await assert.rejects(service().settingsFor({ presetId: 'anthropic', baseUrl: '', model: 'claude-sonnet-4-6' }), /API key/);
   });
 });
