@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { AnthropicModel } from '../../../src/agent/model/anthropicModel';
 import { toAnthropicPrompt, toAnthropicTools } from '../../../src/agent/model/anthropicMessages';
 import { mapStopReason } from '../../../src/agent/model/anthropicStream';
+import { toOpenAIMessages } from '../../../src/agent/model/openaiMessages';
 import { ContextLengthError, ModelAuthError, ModelBadRequestError, ModelRateLimitError, ModelServerError, StreamInterruptedError } from '../../../src/agent/model/modelErrors';
 import type { ChatMessage, FinishReason } from '../../../src/agent/model/types';
 import { silentLogger } from '../../../src/agent/ports';
@@ -58,6 +59,12 @@ describe('AnthropicModel', () => {
           ],
         },
       ]);
+    });
+
+    it('a Claude turn resumed on an OpenAI-compatible model: the thinking blocks stay out of its tool_calls', () => {
+      const [assistant] = toOpenAIMessages([conversation[3]!]);
+      const calls = (assistant as { tool_calls: Array<Record<string, unknown>> }).tool_calls;
+      assert.deepEqual(calls[0], { id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } });
     });
 
     it('tools: input_schema from the parameters; the last tool carries the breakpoint', () => {
