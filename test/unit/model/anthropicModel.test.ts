@@ -63,7 +63,7 @@ describe('AnthropicModel', () => {
 
     it('a Claude turn resumed on an OpenAI-compatible model: the thinking blocks stay out of its tool_calls', () => {
       const [assistant] = toOpenAIMessages([conversation[3]!]);
-      const calls = (assistant as { tool_calls: Array<Record<string, unknown>> }).tool_calls;
+      const calls = (assistant as unknown as { tool_calls: Array<Record<string, unknown>> }).tool_calls;
       assert.deepEqual(calls[0], { id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } });
     });
 
