@@ -6,9 +6,9 @@ import type { Logger } from '../agent/ports';
 import type { Model } from '../agent/model/types';
 import type { CliOptions } from './cliArgs';
 
-/** The run's model key: `ANTHROPIC_API_KEY` for `--provider anthropic`, else `STEPWISE_API_KEY` / `OPENAI_API_KEY`. */
+/** The run's model key: only `ANTHROPIC_API_KEY` for `--provider anthropic` (a key given for another endpoint never goes there), else `STEPWISE_API_KEY` / `OPENAI_API_KEY`. */
 export function cliApiKey(options: Pick<CliOptions, 'provider'>, env: NodeJS.ProcessEnv): string | undefined {
-  if (options.provider === 'anthropic') return env.ANTHROPIC_API_KEY ?? env.STEPWISE_API_KEY;
+  if (options.provider === 'anthropic') return env.ANTHROPIC_API_KEY?.trim() || undefined;
   return env.STEPWISE_API_KEY ?? env.OPENAI_API_KEY;
 }
 
