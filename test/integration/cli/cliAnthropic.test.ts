@@ -42,11 +42,9 @@ describe('stepwise run --provider anthropic (CLI): Anthropic Messages stream rep
     );
   }
   const json = ['--json'];
-  /** The CLI's human output (no `--json`): exit code and stdout, for the cost line. */
-  async function runPlain(script: FakeAnthropicTurn[], model = 'claude-sonnet-4-6'): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    fake = await startFakeAnthropic(script);
-    const args = [CLI_PATH, 'run', 'Do the task.', '--workspace', ws, '--provider', 'anthropic', '--model', model, '--base-url', fake.url, '--no-plan'];
-    const child = spawn(process.execPath, args, {
+  /** The CLI's human output (no `--json`): exit code and stdout, for the cost line and the set-up commands. */
+  async function runCommand(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [CLI_PATH, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', STEPWISE_HOME: TEST_STEPWISE_HOME, ANTHROPIC_API_KEY: KEY },
     });
@@ -56,6 +54,10 @@ describe('stepwise run --provider anthropic (CLI): Anthropic Messages stream rep
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     return { code, stdout, stderr };
+  }
+  async function runPlain(script: FakeAnthropicTurn[], model = 'claude-sonnet-4-6') {
+    fake = await startFakeAnthropic(script);
+    return runCommand(['run', 'Do the task.', '--workspace', ws, '--provider', 'anthropic', '--model', model, '--base-url', fake.url, '--no-plan']);
   }
   const finished = (r: CliRun) => r.events.find((e): e is AgentEventOf<'run_finished'> => e.type === 'run_finished');
   const results = (r: CliRun) => r.events.filter((e): e is AgentEventOf<'tool_result'> => e.type === 'tool_result');
@@ -229,5 +231,16 @@ describe('stepwise run --provider anthropic (CLI): Anthropic Messages stream rep
       assert.equal(messages[last]!.role, 'user');
     }
     assert.equal(fake!.messageRequests().length, 3);
+  });
+
+  it('set-up from the terminal: models and check with --preset anthropic (key from ANTHROPIC_API_KEY)', async () => {
+    fake = await startFakeAnthropic([{ blocks: [{ type: 'text', text: 'OK' }] }], { models: ['claude-sonnet-4-6', 'claude-haiku-4-5'], requireKey: KEY });
+    const models = await runCommand(['models', '--preset', 'anthropic', '--base-url', fake.url, '--json']);
+    assert.equal(models.code, 0, models.stderr);
+    assert.deepEqual((JSON.parse(models.stdout) as { models: Array<{ id: string }> }).models.map((m) => m.id), ['claude-sonnet-4-6', 'claude-haiku-4-5']);
+    const check = await runCommand(['check', '--preset', 'anthropic', '--base-url', fake.url, '--model', 'claude-sonnet-4-6']);
+    assert.equal(check.code, 0, check.stderr);
+    assert.match(check.stdout, /Connected/);
+    assert.equal(fake.messageRequests()[0]!.headers['x-api-key'], KEY);
   });
 });
