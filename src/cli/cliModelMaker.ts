@@ -28,9 +28,10 @@ export function endpointProblem(options: CliOptions, apiKey: string | undefined)
  */
 export function modelMaker(options: CliOptions, apiKey: string | undefined, logger: Logger, redact: PromptRedact): (name: string, vision?: boolean) => Model {
   if (options.provider === 'anthropic') {
-    return (name) =>
+    // Images reach a model only where the flags say so (--vision, --vision-model), as for every provider.
+    return (name, vision = false) =>
       promptGuarded(new AnthropicModel({
-        ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), apiKey: apiKey ?? '', model: name, toolProtocol: options.toolProtocol, clock: systemClock, logger,
+        ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), apiKey: apiKey ?? '', model: name, vision, toolProtocol: options.toolProtocol, clock: systemClock, logger,
         ...(options.thinkingBudget ? { thinkingBudgetTokens: options.thinkingBudget } : {}),
       }), redact);
   }
