@@ -67,6 +67,8 @@ const LAZY = [
   { specifier: './webParsers', from: 'src/node/web', file: 'web.js', entry: 'src/node/web/webParsers.ts' },
   // The openai SDK: loadOpenAI.ts, on the first model call.
   { specifier: 'openai', file: 'openai.js', entry: require.resolve('openai') },
+  // The Anthropic SDK: loadAnthropic.ts, on the first call to a Claude model over the Anthropic API.
+  { specifier: '@anthropic-ai/sdk', file: 'anthropic.js', entry: require.resolve('@anthropic-ai/sdk') },
   // The shell parser's runtime: shellSyntax.ts, when the first command is checked.
   { specifier: 'web-tree-sitter', file: 'shell-parser.js', entry: fileURLToPath(import.meta.resolve('web-tree-sitter')) },
   // execa: the command runner, git and ripgrep adapters (`await import('execa')`), on the first process they start.

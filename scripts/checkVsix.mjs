@@ -39,6 +39,7 @@ const REQUIRED = [
   // The HTML conversion's worker thread, started from beside the bundle (src/node/web/boundedHtml.ts).
   'extension/dist/html-worker.js',
   'extension/dist/openai.js',
+  'extension/dist/anthropic.js',
   'extension/dist/mcp-sdk.js',
   'extension/dist/shell-parser.js',
   'extension/dist/execa.js',

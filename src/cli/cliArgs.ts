@@ -19,6 +19,10 @@ export const CliOptions = z.object({
   workspace: z.string(),
   model: z.string().optional(),
   baseUrl: z.string().optional(),
+  /** Whose wire format the model speaks: OpenAI-compatible chat completions, or Anthropic's Messages API (key in ANTHROPIC_API_KEY). */
+  provider: z.enum(['openai', 'anthropic']),
+  /** Anthropic extended thinking: the thinking budget in tokens (off when absent). */
+  thinkingBudget: z.number().int().min(1024).optional(),
   /** Azure OpenAI's `api-version`: `--base-url` is then the resource endpoint and `--model` the deployment. */
   azureApiVersion: z.string().trim().min(1).optional(),
   maxSteps: z.number().int().positive(),
@@ -58,7 +62,10 @@ export const USAGE = `Usage: stepwise run "<task>" [options]
 Options:
   --workspace DIR          folder the agent works in (default: current folder)
   --model M                model name (default: $STEPWISE_MODEL)
+  --provider P             openai (OpenAI-compatible, default) | anthropic (Anthropic Messages API; key in
+                           $ANTHROPIC_API_KEY, --base-url default https://api.anthropic.com or $ANTHROPIC_BASE_URL)
   --base-url URL           OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
+  --thinking-budget N      anthropic: extended thinking with N tokens (at least 1024; default off)
   --azure-api-version V    Azure OpenAI: --base-url is the resource endpoint, --model the deployment; the key
                            goes in the api-key header
   --max-steps N            turn limit (default 60)
@@ -86,7 +93,7 @@ ${WEB_USAGE}
   --json                   one event envelope per line on stdout
   -h, --help               this text
 
-Environment: OPENAI_API_KEY or STEPWISE_API_KEY, OPENAI_BASE_URL, STEPWISE_MODEL.
+Environment: OPENAI_API_KEY or STEPWISE_API_KEY, OPENAI_BASE_URL, STEPWISE_MODEL; ANTHROPIC_API_KEY with --provider anthropic.
        stepwise checkpoints <task-id> [--json] [--workspace DIR]
        stepwise restore <task-id> (--to ID | --before-step N) [--files | --conversation] [--force] [--workspace DIR]
        stepwise history list [words…] [--json] | export <task-id> [--format markdown|json] [--out FILE] | delete <task-id> --yes | prune
@@ -126,6 +133,8 @@ const ARG_OPTIONS = {
   workspace: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  provider: { type: 'string' },
+  'thinking-budget': { type: 'string' },
   'azure-api-version': { type: 'string' },
   'max-steps': { type: 'string' },
   'auto-approve': { type: 'string' },
@@ -182,6 +191,11 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   const protocol = values['tool-protocol'] ?? 'auto';
   if (!ToolProtocol.safeParse(protocol).success) throw new UsageError(`--tool-protocol must be ${ToolProtocol.options.join(', ')}`);
 
+  const provider = values.provider ?? 'openai';
+  if (provider !== 'openai' && provider !== 'anthropic') throw new UsageError('--provider must be openai or anthropic');
+  if (values['thinking-budget'] !== undefined && provider !== 'anthropic') throw new UsageError('--thinking-budget needs --provider anthropic');
+  if (provider === 'anthropic' && values['azure-api-version'] !== undefined) throw new UsageError('--azure-api-version and --provider anthropic exclude each other');
+
   const verifyMode = values['verify-mode'] ?? 'auto';
   if (verifyMode !== 'auto' && verifyMode !== 'off') throw new UsageError('--verify-mode must be auto or off');
   const review = values.review ?? 'auto';
@@ -194,7 +208,9 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     lookFirst: values['look-first'] ?? false,
     workspace: values.workspace ?? cwd,
     model: values.model ?? env.STEPWISE_MODEL,
-    baseUrl: values['base-url'] ?? env.OPENAI_BASE_URL,
+    baseUrl: values['base-url'] ?? (provider === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL),
+    provider,
+    thinkingBudget: thinkingBudget(values['thinking-budget']),
     azureApiVersion: values['azure-api-version'],
     maxSteps: positiveInt('--max-steps', values['max-steps'], 60),
     autoApprove: values['auto-approve'] === undefined ? undefined : [...new Set(categories)],
@@ -218,6 +234,14 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     verify: (values.verify ?? []).map((c) => c.trim()).filter(Boolean),
     verifyMode,
   });
+}
+
+/** Anthropic's smallest thinking budget is 1,024 tokens. */
+function thinkingBudget(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = positiveInt('--thinking-budget', raw, 1024);
+  if (value < 1024) throw new UsageError('--thinking-budget needs at least 1024 tokens');
+  return value;
 }
 
 function positiveNumber(flag: string, raw: string): number {

@@ -8,8 +8,6 @@ import { DEFAULT_RULES_SETTINGS } from '../agent/context/rulesFiles';
 import { runTask } from '../agent/flow/runTask';
 import type { ModelTiers } from '../agent/flow/modelTiers';
 import type { Model } from '../agent/model/types';
-import { OpenAICompatibleModel } from '../agent/model/openaiModel';
-import { promptGuarded, type PromptRedact } from '../agent/model/promptBoundary';
 import { ToolRegistry } from '../agent/tools/toolRegistry';
 import { builtinTools } from '../agent/tools/builtins';
 import type { Logger } from '../agent/ports';
@@ -22,6 +20,7 @@ import type { AgentEvent } from '../shared/events';
 import { CliAsker } from './cliAsker';
 import { readCliConfig, type CliFileConfig } from './cliConfig';
 import { cliSecurity } from './cliSecurity';
+import { cliApiKey, endpointProblem, modelMaker } from './cliModelMaker';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cliArgs';
 import { cliHistory, historyToResume, listTasks } from './cliTasks';
 import { ConsoleRenderer } from './consoleRenderer';
@@ -136,7 +135,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const parsed = await parseOptions(io);
   if (typeof parsed === 'number') return parsed;
   const { options, fileConfig } = parsed;
-  const apiKey = io.env.STEPWISE_API_KEY ?? io.env.OPENAI_API_KEY;
+  const apiKey = cliApiKey(options, io.env);
   // Secrets are redacted from everything the CLI prints or stores, from the first log line on.
   const security = cliSecurity(options, fileConfig, io, apiKey);
   const logger = stderrLogger({ ...io, stderr: security.stderr }, Boolean(io.env.STEPWISE_DEBUG));
@@ -213,25 +212,4 @@ export async function runCli(io: CliIo): Promise<number> {
     await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
   });
   return exitCodeForOutcome(result.outcome);
-}
-
-/** What the endpoint options lack to make a request (a key, an endpoint), or `undefined` when they are enough. */
-function endpointProblem(options: CliOptions, apiKey: string | undefined): string | undefined {
-  if (options.azureApiVersion && (!apiKey || !options.baseUrl)) return '--azure-api-version needs the resource endpoint in --base-url and the key in OPENAI_API_KEY (or STEPWISE_API_KEY)';
-  if (!apiKey && !options.baseUrl) return 'set OPENAI_API_KEY (or STEPWISE_API_KEY), or pass --base-url for an endpoint without keys';
-  return undefined;
-}
-
-/**
- * Builds the run's models by name: the endpoint, key and tool protocol of the options (Azure's
- * client with `--azure-api-version`), each behind the prompt boundary (`promptGuarded`), so MCP
- * sampling, which is answered outside the task's flow, redacts its requests as the flow does.
- */
-function modelMaker(options: CliOptions, apiKey: string | undefined, logger: Logger, redact: PromptRedact): (name: string, vision?: boolean) => Model {
-  const baseURL = options.baseUrl ?? 'https://api.openai.com/v1';
-  return (name, vision = false) =>
-    promptGuarded(new OpenAICompatibleModel({
-      baseURL, apiKey: apiKey ?? 'not-needed', model: name, toolProtocol: options.toolProtocol, clock: systemClock, logger, vision,
-      ...(options.azureApiVersion ? { azureApiVersion: options.azureApiVersion } : {}),
-    }), redact);
 }

@@ -129,6 +129,10 @@ export function setupKeyOf(options: SetupOptions, env: NodeJS.ProcessEnv): { key
     if (!key) throw new UsageError(`--api-key-env ${options.apiKeyEnv}: that variable is not set`);
     return { key, source: options.apiKeyEnv };
   }
+  if (options.preset === 'anthropic') {
+    const anthropic = env.ANTHROPIC_API_KEY?.trim();
+    return anthropic ? { key: anthropic, source: 'ANTHROPIC_API_KEY' } : { source: 'ANTHROPIC_API_KEY' };
+  }
   const stepwise = env.STEPWISE_API_KEY?.trim();
   if (stepwise) return { key: stepwise, source: 'STEPWISE_API_KEY' };
   const openai = env.OPENAI_API_KEY?.trim();

@@ -40,6 +40,8 @@ export const Usage = z.object({
   totalTokens: z.number().int().nonnegative(),
   /** Prompt tokens the provider served from its prompt cache (billed at a discount); part of `promptTokens`. */
   cachedTokens: z.number().int().nonnegative().optional(),
+  /** Prompt tokens written to the provider's prompt cache (Anthropic bills them above the input price); part of `promptTokens`. */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 

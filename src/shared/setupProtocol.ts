@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** How an endpoint lists its models: OpenAI's `GET /models`, Ollama's `/api/tags` (+ `/api/show`), or not at all. */
-export const ModelListKind = z.enum(['openai', 'ollama', 'none']);
+/** How an endpoint lists its models: OpenAI's `GET /models`, Ollama's `/api/tags` (+ `/api/show`), Anthropic's `GET /v1/models`, or not at all. */
+export const ModelListKind = z.enum(['openai', 'ollama', 'anthropic', 'none']);
 export type ModelListKind = z.infer<typeof ModelListKind>;
 
 /** One provider the set-up view offers (OpenAI, Azure, Ollama...), as the webview shows it. */
@@ -9,7 +9,7 @@ export const ProviderPresetInfo = z.object({
   id: z.string().min(1).max(50),
   label: z.string().min(1).max(100),
   /** The `stepwise.provider` value the preset writes. */
-  provider: z.enum(['openai-compatible', 'azure-openai', 'vscode-lm']),
+  provider: z.enum(['openai-compatible', 'azure-openai', 'anthropic', 'vscode-lm']),
   /** Default base URL ('' = the user must type one). */
   baseUrl: z.string().max(2_000),
   /** A key is required (local servers need none). */

@@ -5,16 +5,27 @@ import { addUsage, ZERO_USAGE } from '../loop/usage';
 /** Weight of a prompt token served from the provider's cache in effective tokens (providers bill them at 10-50%). */
 export const CACHED_WEIGHT = 0.1;
 
-/** What a call costs in effective tokens: uncached prompt + 0.1 x cached prompt + completion. */
-export function effectiveTokens(usage: Usage): number {
-  const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
-  return usage.promptTokens - cached + CACHED_WEIGHT * cached + usage.completionTokens;
+/** Weight of a prompt token written to the provider's cache (Anthropic bills 5-minute cache writes at 1.25x the input price). */
+export const CACHE_WRITE_WEIGHT = 1.25;
+
+/** A call's prompt split by how it is billed: cache reads, cache writes, the rest (never negative). */
+function promptParts(usage: Usage): { read: number; written: number; plain: number } {
+  const read = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
+  const written = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - read);
+  return { read, written, plain: usage.promptTokens - read - written };
 }
 
-/** What a call costs in US dollars at `price` (per million tokens). */
+/** What a call costs in effective tokens: uncached prompt + 0.1 x cached prompt + 1.25 x cache writes + completion. */
+export function effectiveTokens(usage: Usage): number {
+  const { read, written, plain } = promptParts(usage);
+  return plain + CACHED_WEIGHT * read + CACHE_WRITE_WEIGHT * written + usage.completionTokens;
+}
+
+/** What a call costs in US dollars at `price` (per million tokens); cache writes at `price.cacheWrite`, else 1.25x input. */
 export function costUsd(usage: Usage, price: ModelPrice): number {
-  const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
-  return ((usage.promptTokens - cached) * price.input + cached * price.cachedInput + usage.completionTokens * price.output) / 1_000_000;
+  const { read, written, plain } = promptParts(usage);
+  const write = price.cacheWrite ?? price.input * CACHE_WRITE_WEIGHT;
+  return (plain * price.input + read * price.cachedInput + written * write + usage.completionTokens * price.output) / 1_000_000;
 }
 
 /** Optional money side of a budget. */

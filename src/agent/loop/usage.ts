@@ -11,6 +11,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     totalTokens: a.totalTokens + b.totalTokens,
   };
   if (a.cachedTokens !== undefined || b.cachedTokens !== undefined) sum.cachedTokens = (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0);
+  if (a.cacheWriteTokens !== undefined || b.cacheWriteTokens !== undefined) sum.cacheWriteTokens = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
   return sum;
 }
 

@@ -210,27 +210,31 @@ function rejectedParam(message: string, sent: readonly AdaptableParam[]): Adapta
   return undefined;
 }
 
-function interrupted(reason: string, cause: unknown): StreamInterruptedError {
+/** The connection dropped after output had streamed: not retried. */
+export function interrupted(reason: string, cause: unknown): StreamInterruptedError {
   return new StreamInterruptedError(
     `The connection dropped after part of the answer had streamed (${reason}). The partial answer is shown but incomplete; try again.`,
     { cause },
   );
 }
 
-function contextLength(message: string, cause: unknown): ContextLengthError {
+/** The prompt does not fit: the context layer elides and retries. */
+export function contextLength(message: string, cause: unknown): ContextLengthError {
   return new ContextLengthError(`The conversation does not fit the model's context window (${message}).`, { cause });
 }
 
 /** The server answered, with an error: said as such, never as "did not answer". */
-function serverError(where: string, detail: string, retries: number, cause: unknown): ModelServerError {
+export function serverError(where: string, detail: string, retries: number, cause: unknown): ModelServerError {
   return new ModelServerError(`The model endpoint ${where} answered with an error (${detail})${afterRetries(retries)}. Try again later.`, { cause });
 }
 
-function afterRetries(retries: number): string {
+/** "; gave up after N retries", or nothing before the first retry. */
+export function afterRetries(retries: number): string {
   return retries === 0 ? '' : `; gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}`;
 }
 
-function formatWait(ms: number): string {
+/** A wait in words: seconds, minutes or hours. */
+export function formatWait(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
   if (seconds < 120) return `${seconds} s`;
   const minutes = Math.ceil(seconds / 60);

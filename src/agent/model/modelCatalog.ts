@@ -1,10 +1,11 @@
 import { z } from 'zod';
 
-/** Price of a model in US dollars per million tokens; `cachedInput` is what prompt-cache hits cost. */
+/** Price of a model in US dollars per million tokens; `cachedInput` is what prompt-cache hits cost, `cacheWrite` what writing the cache costs (default 1.25x input). */
 export const ModelPrice = z.object({
   input: z.number().nonnegative(),
   cachedInput: z.number().nonnegative(),
   output: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative().optional(),
 });
 export type ModelPrice = z.infer<typeof ModelPrice>;
 
@@ -31,9 +32,12 @@ const CATALOG: Array<[prefix: string, facts: ModelFacts]> = [
   ['o3', { window: 200_000, price: { input: 2, cachedInput: 0.5, output: 8 } }],
   ['deepseek-chat', { window: 128_000, price: { input: 0.27, cachedInput: 0.07, output: 1.1 } }],
   ['deepseek-reasoner', { window: 128_000, price: { input: 0.55, cachedInput: 0.14, output: 2.19 } }],
-  ['claude-3-5-haiku', { window: 200_000, price: { input: 0.8, cachedInput: 0.08, output: 4 } }],
-  ['claude-sonnet-4', { window: 200_000, price: { input: 3, cachedInput: 0.3, output: 15 } }],
-  ['claude-opus-4', { window: 200_000, price: { input: 15, cachedInput: 1.5, output: 75 } }],
+  ['claude-3-5-haiku', { window: 200_000, price: { input: 0.8, cachedInput: 0.08, output: 4, cacheWrite: 1 } }],
+  ['claude-3-7-sonnet', { window: 200_000, price: { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 } }],
+  ['claude-haiku-4-5', { window: 200_000, price: { input: 1, cachedInput: 0.1, output: 5, cacheWrite: 1.25 } }],
+  ['claude-sonnet-4', { window: 200_000, price: { input: 3, cachedInput: 0.3, output: 15, cacheWrite: 3.75 } }],
+  ['claude-opus-4', { window: 200_000, price: { input: 15, cachedInput: 1.5, output: 75, cacheWrite: 18.75 } }],
+  ['claude-opus-4-5', { window: 200_000, price: { input: 5, cachedInput: 0.5, output: 25, cacheWrite: 6.25 } }],
   ['qwen-plus', { window: 131_072, price: { input: 0.4, cachedInput: 0.16, output: 1.2 } }],
   ['qwen-max', { window: 32_768, price: { input: 1.6, cachedInput: 0.64, output: 6.4 } }],
   ['gemini-2.5-flash', { window: 1_048_576, price: { input: 0.3, cachedInput: 0.075, output: 2.5 } }],

@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { ChatMessage, ToolSpec } from './types';
+import { THINKING_EXTRA_KEY } from './anthropicMessages';
+import type { ChatMessage, ModelToolCall, ToolSpec } from './types';
 
 /**
  * Our messages in OpenAI's chat shape: assistant tool calls as `tool_calls`, results as `tool`
@@ -32,7 +33,7 @@ export function toOpenAIMessages(messages: readonly ChatMessage[], options: { re
           content: message.content === '' ? null : message.content,
           ...reasoning,
           tool_calls: calls.map((call) => ({
-            ...call.extra,
+            ...openAIExtra(call),
             id: call.id,
             type: 'function',
             function: { name: call.name, arguments: call.arguments.trim() === '' ? '{}' : call.arguments },
@@ -55,4 +56,11 @@ export function toOpenAITools(tools: readonly ToolSpec[]): ChatCompletionTool[] 
     type: 'function',
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   }));
+}
+
+/** A call's provider fields for an OpenAI-format request: Anthropic's thinking blocks (a task resumed on another provider) stay out. */
+function openAIExtra(call: ModelToolCall): Record<string, unknown> | undefined {
+  if (!call.extra || !(THINKING_EXTRA_KEY in call.extra)) return call.extra;
+  const { [THINKING_EXTRA_KEY]: _thinking, ...rest } = call.extra;
+  return rest;
 }

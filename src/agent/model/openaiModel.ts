@@ -8,6 +8,7 @@ import { loadOpenAI } from './loadOpenAI';
 import { withNormalizedErrorBodies } from './normalizeErrorBody';
 import { toOpenAIMessages, toOpenAITools } from './openaiMessages';
 import { quirksFor } from './providerQuirks';
+import { withCacheBreakpoints } from './cacheBreakpoints';
 import { DEFAULT_RETRY_TIMING, retryDelay, type RetryTiming } from './retryPolicy';
 import { StreamAssembler } from './streamAssembler';
 import { createToolBlockFilter, renderTextToolPrompt, toTextProtocolMessages } from './textToolProtocol';
@@ -100,6 +101,8 @@ export class OpenAICompatibleModel implements Model {
   private readonly droppedParams = new Set<AdaptableParam>();
   private textCallCount = 0;
   private nativeCallCount = 0;
+  /** The provider caches only at explicit breakpoints (providerQuirks.ts). */
+  private readonly cacheBreakpoints: boolean;
 
   constructor(private readonly options: OpenAICompatibleModelOptions) {
     if (!isHttpUrl(options.baseURL)) {
@@ -113,7 +116,9 @@ export class OpenAICompatibleModel implements Model {
     this.idleMs = options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS;
     this.timing = { ...DEFAULT_RETRY_TIMING, ...options.retryTiming };
     this.random = options.random ?? Math.random;
-    for (const param of quirksFor(options.baseURL, options.model).dropParams) this.droppedParams.add(param);
+    const quirks = quirksFor(options.baseURL, options.model);
+    for (const param of quirks.dropParams) this.droppedParams.add(param);
+    this.cacheBreakpoints = quirks.cacheBreakpoints === true;
   }
 
   /** The SDK client, made on the first request: constructing a model (at activation too) loads no SDK. */
@@ -209,7 +214,8 @@ export class OpenAICompatibleModel implements Model {
       ? toTextProtocolMessages(request.messages, offered.length > 0 ? renderTextToolPrompt(offered, request.toolChoice) : undefined)
       : request.messages;
     const reasoning = !this.droppedParams.has('reasoning_content');
-    const body: ChatCompletionCreateParamsStreaming = { model: this.options.model, messages: toOpenAIMessages(messages, { reasoning }), stream: true };
+    const wire = toOpenAIMessages(messages, { reasoning });
+    const body: ChatCompletionCreateParamsStreaming = { model: this.options.model, messages: this.cacheBreakpoints ? withCacheBreakpoints(wire) : wire, stream: true };
     const sentParams: AdaptableParam[] = [];
     if (reasoning && messages.some((m) => m.role === 'assistant' && m.reasoning && m.toolCalls?.length)) sentParams.push('reasoning_content');
     if (!this.droppedParams.has('stream_options')) {

@@ -6,6 +6,8 @@ export interface ProviderQuirks {
   dropParams: readonly AdaptableParam[];
   /** A short name for notices. */
   label?: string;
+  /** The provider caches prompts only at explicit `cache_control` breakpoints in content parts (see cacheBreakpoints.ts). */
+  cacheBreakpoints?: boolean;
 }
 
 interface QuirkRow {
@@ -26,6 +28,8 @@ interface QuirkRow {
 const TABLE: readonly QuirkRow[] = [
   // Mistral's API answers 422 "Extra inputs are not permitted" to stream_options.
   { match: /\/\/api\.mistral\.ai\b/i, quirks: { dropParams: ['stream_options'], label: 'Mistral' } },
+  // OpenRouter documents that Anthropic's and Gemini's models cache only at `cache_control` breakpoints.
+  { match: /\/\/openrouter\.ai\b\S* (?:anthropic\/|google\/gemini)/i, quirks: { dropParams: [], label: 'OpenRouter', cacheBreakpoints: true } },
 ];
 
 /** The known quirks of the endpoint at `baseURL` serving `model` (none when unknown). */
@@ -33,10 +37,12 @@ export function quirksFor(baseURL: string, model: string): ProviderQuirks {
   const key = `${baseURL} ${model}`;
   const dropParams = new Set<AdaptableParam>();
   let label: string | undefined;
+  let cacheBreakpoints = false;
   for (const row of TABLE) {
     if (!row.match.test(key)) continue;
     for (const param of row.quirks.dropParams) dropParams.add(param);
     label ??= row.quirks.label;
+    cacheBreakpoints ||= row.quirks.cacheBreakpoints === true;
   }
-  return { dropParams: [...dropParams], ...(label ? { label } : {}) };
+  return { dropParams: [...dropParams], ...(label ? { label } : {}), ...(cacheBreakpoints ? { cacheBreakpoints } : {}) };
 }

@@ -15,6 +15,7 @@ const LAZY: Array<{ file: string; exports: string[] }> = [
   { file: 'tokenizer.js', exports: ['countTokens'] },
   { file: 'web.js', exports: ['decodeText'] },
   { file: 'openai.js', exports: ['OpenAI', 'APIError', 'APIConnectionError', 'APIUserAbortError'] },
+  { file: 'anthropic.js', exports: ['Anthropic', 'APIError', 'APIConnectionError', 'APIUserAbortError'] },
   { file: 'mcp-sdk.js', exports: ['Client', 'StdioClientTransport', 'StreamableHTTPClientTransport', 'SSEClientTransport', 'McpError', 'AjvJsonSchemaValidator'] },
   { file: 'shell-parser.js', exports: ['Parser', 'Language'] },
   { file: 'execa.js', exports: ['execa'] },

@@ -122,7 +122,7 @@ describe('the prompt boundary', () => {
         else if (name.endsWith('.ts')) {
           const rel = path.relative(process.cwd(), full).split(path.sep).join('/');
           const text = readFileSync(full, 'utf8');
-          for (const match of text.matchAll(/new (OpenAICompatibleModel|LmChatModel)\(/g)) {
+          for (const match of text.matchAll(/new (OpenAICompatibleModel|AnthropicModel|LmChatModel)\(/g)) {
             const before = text.slice(Math.max(0, match.index - 20), match.index);
             if (!exempt.has(rel) && !/promptGuarded\(\s*$/.test(before)) offenders.push(`${rel}: ${match[0]}`);
           }

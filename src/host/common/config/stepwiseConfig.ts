@@ -8,7 +8,7 @@ import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
 import type { SettingKey } from './settingTrust';
 
 /** Which model backend a run uses. */
-export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'vscode-lm']);
+export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'anthropic', 'vscode-lm']);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 

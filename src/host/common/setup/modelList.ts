@@ -7,6 +7,14 @@ export const OpenAIModelList = z.object({
 });
 export type OpenAIModelList = z.infer<typeof OpenAIModelList>;
 
+/** Anthropic's `GET /v1/models`: `data` with `id` and `display_name`, newest first. */
+export const AnthropicModelList = z.object({
+  data: z.array(z.looseObject({ id: z.string().min(1), display_name: z.string().optional() })),
+});
+
+/** The API version header Anthropic requires on every request (the SDK sends the same). */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
 /** Ollama's `GET /api/tags`: the models pulled locally. */
 export const OllamaTags = z.object({
   models: z.array(z.looseObject({ name: z.string().min(1), model: z.string().optional() })),
@@ -82,6 +90,11 @@ export function parseOpenAIModels(json: unknown): SetupModel[] {
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/** The models of an Anthropic `/v1/models` answer, in the server's order (newest first). */
+export function parseAnthropicModels(json: unknown): SetupModel[] {
+  return AnthropicModelList.parse(json).data.map((m) => ({ id: m.id }));
+}
+
 /** The model names of an Ollama `/api/tags` answer, in the server's order. */
 export function parseOllamaTags(json: unknown): string[] {
   return OllamaTags.parse(json).models.map((m) => m.name);
@@ -142,6 +155,7 @@ const MAX_SHOW_CALLS = 40;
  */
 export async function listModels(kind: ModelListKind, request: EndpointRequest): Promise<SetupModel[]> {
   if (kind === 'none') return [];
+  if (kind === 'anthropic') return anthropicModels(request);
   if (kind === 'ollama') {
     const root = ollamaRoot(request.baseUrl);
     const tags = await getJson(`${root}/api/tags`, request).then(parseOllamaTags, () => undefined);
@@ -155,6 +169,19 @@ export async function listModels(kind: ModelListKind, request: EndpointRequest):
     return parseOpenAIModels(json);
   } catch {
     throw new SetupRequestError('other', `${request.baseUrl}/models did not answer with a model list.`);
+  }
+}
+
+/** Anthropic's listing: the key in `x-api-key` (never as a bearer token), the version header, one page of up to 1000. */
+async function anthropicModels(request: EndpointRequest): Promise<SetupModel[]> {
+  const root = request.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...request.headers };
+  if (request.apiKey) headers['x-api-key'] = request.apiKey;
+  const json = await getJson(`${root}/v1/models?limit=1000`, { ...request, apiKey: undefined, headers });
+  try {
+    return parseAnthropicModels(json);
+  } catch {
+    throw new SetupRequestError('other', `${root}/v1/models did not answer with a model list.`);
   }
 }
 

@@ -4,6 +4,7 @@ import type { ProviderPresetInfo } from '../../../shared/setupProtocol';
 export const PROVIDER_PRESETS: readonly ProviderPresetInfo[] = [
   { id: 'openai', label: 'OpenAI', provider: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', needsKey: true, editableUrl: false, modelList: 'openai', suggestedModel: 'gpt-4o-mini' },
   { id: 'azure', label: 'Azure OpenAI', provider: 'azure-openai', baseUrl: '', needsKey: true, editableUrl: true, modelList: 'none', suggestedModel: '' },
+  { id: 'anthropic', label: 'Anthropic', provider: 'anthropic', baseUrl: 'https://api.anthropic.com', needsKey: true, editableUrl: true, modelList: 'anthropic', suggestedModel: 'claude-sonnet-4-6' },
   { id: 'deepseek', label: 'DeepSeek', provider: 'openai-compatible', baseUrl: 'https://api.deepseek.com/v1', needsKey: true, editableUrl: false, modelList: 'openai', suggestedModel: 'deepseek-chat' },
   { id: 'openrouter', label: 'OpenRouter', provider: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', needsKey: true, editableUrl: false, modelList: 'openai', suggestedModel: '' },
   { id: 'ollama', label: 'Ollama', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', needsKey: false, editableUrl: true, modelList: 'ollama', suggestedModel: '' },
@@ -28,6 +29,7 @@ export function presetById(id: string): ProviderPresetInfo | undefined {
 export function presetForSettings(provider: string, baseUrl: string): ProviderPresetInfo {
   if (provider === 'vscode-lm') return presetById('vscode-lm')!;
   if (provider === 'azure-openai') return presetById('azure')!;
+  if (provider === 'anthropic') return presetById('anthropic')!;
   if (!baseUrl.trim()) return presetById('openai')!;
   const wanted = normalizedEndpoint(baseUrl);
   const match = PROVIDER_PRESETS.find((preset) => preset.baseUrl && normalizedEndpoint(preset.baseUrl) === wanted);

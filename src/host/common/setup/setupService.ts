@@ -1,4 +1,5 @@
 import { CancelledError } from '../../../agent/errors';
+import { AnthropicModel } from '../../../agent/model/anthropicModel';
 import { OpenAICompatibleModel } from '../../../agent/model/openaiModel';
 import { ModelError } from '../../../agent/model/modelErrors';
 import type { Model } from '../../../agent/model/types';
@@ -135,6 +136,9 @@ export class SetupService {
     if (!draft.model) throw new SetupDraftError('bad_request', preset.provider === 'azure-openai' ? 'Enter the deployment name.' : 'Pick or enter a model.');
     const apiKey = await this.keyOf(draft, baseUrl);
     if (preset.needsKey && !apiKey) throw new SetupDraftError('no_key', 'Enter the API key for this provider.');
+    if (preset.provider === 'anthropic') {
+      return new AnthropicModel({ baseURL: baseUrl, apiKey: apiKey ?? '', model: draft.model, maxRetries: 0, toolProtocol: 'native', clock: this.deps.clock, logger: this.deps.logger });
+    }
     return new OpenAICompatibleModel({
       baseURL: baseUrl,
       apiKey: apiKey ?? '',

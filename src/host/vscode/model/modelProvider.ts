@@ -1,4 +1,5 @@
 import type { ModelTiers } from '../../../agent/flow/modelTiers';
+import { ANTHROPIC_BASE_URL, AnthropicModel } from '../../../agent/model/anthropicModel';
 import { OpenAICompatibleModel } from '../../../agent/model/openaiModel';
 import { promptGuarded, type PromptRedact } from '../../../agent/model/promptBoundary';
 import type { Model } from '../../../agent/model/types';
@@ -24,8 +25,9 @@ export class ModelNotConfiguredError extends Error {
   }
 }
 
-/** The endpoint a run uses: the setting, else the OPENAI_BASE_URL environment variable, else OpenAI. */
+/** The endpoint a run uses: the setting, else (Anthropic) api.anthropic.com, else the OPENAI_BASE_URL environment variable, else OpenAI. */
 export function resolveBaseUrl(config: StepwiseConfig, env: NodeJS.ProcessEnv): string {
+  if (config.provider === 'anthropic') return config.baseUrl || ANTHROPIC_BASE_URL;
   return config.baseUrl || env.OPENAI_BASE_URL?.trim() || DEFAULT_BASE_URL;
 }
 
@@ -58,6 +60,7 @@ export class ModelProvider {
     if (config.provider === 'vscode-lm' && (await selectLmModel(config.model).then(Boolean, () => false))) return true;
     const key = await this.keys.get(resolveBaseUrl(config, this.env));
     if (config.provider === 'azure-openai') return Boolean(key && config.baseUrl);
+    if (config.provider === 'anthropic') return Boolean(key);
     return Boolean(key || config.baseUrl || this.env.OPENAI_BASE_URL?.trim());
   }
 
@@ -75,13 +78,16 @@ export class ModelProvider {
     // Only the key stored for this endpoint's origin: a key given for another endpoint never goes here.
     const key = await this.keys.get(baseURL);
     const azure = config.provider === 'azure-openai';
-    // Azure always needs a key; another custom endpoint (a local server) may run without one.
-    const custom = !azure && Boolean(config.baseUrl || this.env.OPENAI_BASE_URL?.trim());
+    const anthropic = config.provider === 'anthropic';
+    // Azure and Anthropic always need a key; another custom endpoint (a local server) may run without one.
+    const custom = !azure && !anthropic && Boolean(config.baseUrl || this.env.OPENAI_BASE_URL?.trim());
     const origin = endpointOrigin(baseURL);
     if (azure && !config.baseUrl) throw new ModelNotConfiguredError('No Azure OpenAI resource endpoint is set.', 'openSettings');
     if (!key && !custom) throw new ModelNotConfiguredError(`No API key is set for ${origin}.`, 'setApiKey', origin);
     const make = (name: string, vision: boolean): Model =>
-      promptGuarded(new OpenAICompatibleModel({
+      anthropic
+        ? promptGuarded(new AnthropicModel({ baseURL, apiKey: key?.key ?? '', model: name, vision, toolProtocol: config.toolProtocol, clock: this.clock, logger: this.logger }), this.redact)
+        : promptGuarded(new OpenAICompatibleModel({
         vision,
         baseURL,
         apiKey: key?.key ?? '',
