@@ -206,6 +206,8 @@ describe('VS Code language models (vscode.lm) in the real workbench', function (
     const before = lm.requests.length;
     await sendTask(await sidebarFrame(page), TEXT_TASK);
     await outcome(page, 'finished');
+    // The provider's record of the requests is written by the test extension as they happen; wait for both.
+    await until('both requests recorded', () => lm.requests.slice(before).filter((r) => allText(r).includes(TEXT_TASK)).length >= 2, 30_000).catch(() => undefined);
     const sent = lm.requests.slice(before).filter((r) => allText(r).includes(TEXT_TASK));
     assert.equal(sent.length, 2, 'read, then finish');
     for (const request of sent) {
