@@ -16,6 +16,7 @@ const root = path.resolve(__dirname, '../../..');
 const ALLOWED: Record<string, { uses: string[]; why: string }> = {
   'src/node/web/egress.ts': { uses: ['node:http', 'node:https'], why: 'the egress client itself' },
   'src/agent/model/openaiModel.ts': { uses: ['fetch'], why: "the model client: the OpenAI SDK's requests to the endpoint the user configured" },
+  'src/agent/model/anthropicModel.ts': { uses: ['fetch'], why: "the model client: the Anthropic SDK's requests to the endpoint the user configured" },
   'src/host/common/setup/modelList.ts': { uses: ['fetch'], why: "model set-up: lists models of the endpoint the user is configuring" },
   'src/node/web/browser/egressProxy.ts': {
     uses: ['node:http', 'node:net'],
