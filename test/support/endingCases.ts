@@ -45,7 +45,6 @@ function applies(route: EndingRoute, fact: EndingFact): boolean {
 }
 
 function notThroughCli(route: EndingRoute, fact: EndingFact): string | undefined {
-  if (route === 'step retry') return 'the CLI has no step-retry command (VS Code\'s Retry calls retryStep)';
   if (fact === 'a step skipped by the user') return 'the CLI\'s plan review is yes / no on a terminal; steps are skipped in the VS Code review';
   return undefined;
 }
