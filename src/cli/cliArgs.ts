@@ -15,6 +15,8 @@ export const CliOptions = z.object({
   task: z.string(),
   /** The stored task to resume (`resume`). */
   taskId: z.string().optional(),
+  /** `resume --retry-step N`: run this step of the stored plan again (its number, 1-based, or its id), as VS Code's Retry does. */
+  retryStep: z.string().optional(),
   lookFirst: z.boolean(),
   workspace: z.string(),
   model: z.string().optional(),
@@ -58,6 +60,9 @@ export const USAGE = `Usage: stepwise run "<task>" [options]
        stepwise tasks [--json]                     stored tasks, newest first, with their ids
        stepwise resume <task-id> ["<instruction>"] [options]
                                                    continue a stored task (from the folder it ran in)
+       stepwise resume <task-id> --retry-step N [options]
+                                                   run step N of a stored plan again (a failed, blocked or
+                                                   skipped step), then the steps after it and the report
 
 Options:
   --workspace DIR          folder the agent works in (default: current folder)
@@ -135,6 +140,7 @@ const ARG_OPTIONS = {
   'base-url': { type: 'string' },
   provider: { type: 'string' },
   'thinking-budget': { type: 'string' },
+  'retry-step': { type: 'string' },
   'azure-api-version': { type: 'string' },
   'max-steps': { type: 'string' },
   'auto-approve': { type: 'string' },
@@ -181,6 +187,9 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   if (!parsedCommand.success) throw new UsageError(command ? `Unknown command "${command}"` : 'Missing command: run, tasks, resume, or presets / models / check to set up a model');
   const { task, taskId } = positionalsOf(parsedCommand.data, rest);
   if (values.plan && values['no-plan']) throw new UsageError('--plan and --no-plan exclude each other');
+  const retryStep = values['retry-step']?.trim();
+  if (retryStep !== undefined && (parsedCommand.data !== 'resume' || !retryStep)) throw new UsageError('--retry-step N goes with `stepwise resume <task-id>` and names a step (its number or id)');
+  if (retryStep && task) throw new UsageError('--retry-step runs the step as planned: give no instruction with it');
 
   const categories = (values['auto-approve'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const c of categories) {
@@ -205,6 +214,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     command: parsedCommand.data,
     task,
     taskId,
+    ...(retryStep ? { retryStep } : {}),
     lookFirst: values['look-first'] ?? false,
     workspace: values.workspace ?? cwd,
     model: values.model ?? env.STEPWISE_MODEL,

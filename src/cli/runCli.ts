@@ -4,8 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { systemClock } from '../agent/clock';
 import { EventStream } from '../agent/events/eventStream';
 import { resumeTask } from '../agent/flow/resumeTask';
+import { stepToRetry } from './retryStepArg';
 import { DEFAULT_RULES_SETTINGS } from '../agent/context/rulesFiles';
-import { runTask } from '../agent/flow/runTask';
+import { retryStep, runTask, type RetryStepOptions } from '../agent/flow/runTask';
+import type { TaskResult } from '../agent/flow/taskTypes';
 import type { ModelTiers } from '../agent/flow/modelTiers';
 import type { Model } from '../agent/model/types';
 import { ToolRegistry } from '../agent/tools/toolRegistry';
@@ -74,7 +76,10 @@ async function parseOptions(io: CliIo): Promise<{ options: CliOptions; fileConfi
 async function storedTask(options: CliOptions, history: ReturnType<typeof cliHistory>, root: string, io: CliIo): Promise<AgentEvent[] | undefined | number> {
   if (options.command !== 'resume') return undefined;
   try {
-    return await historyToResume(history, options.taskId!, root, io.env);
+    const events = await historyToResume(history, options.taskId!, root, io.env);
+    // A step that cannot be retried is a usage error, said before anything starts.
+    if (options.retryStep) stepToRetry(events, options.retryStep);
+    return events;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr(`stepwise: ${error.message}\n`);
@@ -124,6 +129,14 @@ function otherCommand(io: CliIo): Promise<number> | undefined {
   if (command === 'history') return historyCommand(io);
   if (command === 'models' || command === 'presets' || command === 'check') return setupCommand(io);
   return undefined;
+}
+
+/** The run a command asks for: a new task, a resumed one, or (`resume --retry-step N`) one step again, as VS Code's Retry. */
+function startRun(options: CliOptions, ports: RetryStepOptions, resumed: AgentEvent[] | undefined, task: string, review: ReturnType<typeof cliPlanReview> | undefined): Promise<TaskResult> {
+  const retry = options.retryStep && resumed ? stepToRetry(resumed, options.retryStep) : undefined;
+  if (retry) return retryStep(ports, retry.state, retry.stepId);
+  if (resumed) return resumeTask({ ...ports, history: resumed, resumedFrom: options.taskId!, ...(task ? { instruction: task } : {}) });
+  return runTask({ ...ports, task, planMode: options.planMode, review: review ? 'ask' : 'auto', reviewPlan: review, lookFirst: options.lookFirst });
 }
 
 /** Runs `stepwise run | tasks | resume ...` to completion and returns the exit code; never throws for user errors. */
@@ -202,9 +215,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
   // @file, @folder/ and @changes in the task (or the resume instruction) attach their content, as in VS Code's chat box.
   const task = options.task ? await expandMentions(options.task, nodeMentionResolver(workspace), io.signal) : '';
-  const running = resumed
-    ? resumeTask({ ...ports, history: resumed, resumedFrom: options.taskId!, ...(task ? { instruction: task } : {}) })
-    : runTask({ ...ports, task, planMode: options.planMode, review: review ? 'ask' : 'auto', reviewPlan: review, lookFirst: options.lookFirst });
+  const running = startRun(options, ports, resumed, task, review);
   const result = await running.finally(async () => {
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);

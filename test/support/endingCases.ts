@@ -24,7 +24,7 @@ export interface EndingCase {
   notThroughCli?: string;
 }
 
-/** The one outcome each fact ends with, whatever the route (a plan's turn limit is a step's: its updater stops the task, `failed`). */
+/** The one outcome each fact ends with, whatever the route (a plan's turn limit is a step's, planned or retried: its recovery stops the task, `failed`). */
 const BY_FACT: Record<EndingFact, [RunOutcome, number]> = {
   'budget reached': ['budget', 1],
   'turn limit': ['step_limit', 1],
@@ -45,7 +45,6 @@ function applies(route: EndingRoute, fact: EndingFact): boolean {
 }
 
 function notThroughCli(route: EndingRoute, fact: EndingFact): string | undefined {
-  if (route === 'step retry') return 'the CLI has no step-retry command (VS Code\'s Retry calls retryStep)';
   if (fact === 'a step skipped by the user') return 'the CLI\'s plan review is yes / no on a terminal; steps are skipped in the VS Code review';
   return undefined;
 }
@@ -59,7 +58,8 @@ export const ENDING_CASES: readonly EndingCase[] = ROUTES.flatMap((route) =>
   (Object.keys(BY_FACT) as EndingFact[])
     .filter((fact) => applies(route, fact))
     .map((fact) => {
-      const [outcome, exit] = route === 'planned' && fact === 'turn limit' ? (['failed', 1] as [RunOutcome, number]) : BY_FACT[fact];
+      // A plan's step at its turn limit is a failed step: its recovery stops the task (a step retry runs the same plan).
+      const [outcome, exit] = (route === 'planned' || route === 'step retry') && fact === 'turn limit' ? (['failed', 1] as [RunOutcome, number]) : BY_FACT[fact];
       const why = notThroughCli(route, fact);
       return { route, fact, outcome, exit, ...(why ? { notThroughCli: why } : {}) };
     }),

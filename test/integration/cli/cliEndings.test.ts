@@ -65,7 +65,7 @@ function scriptFor(c: EndingCase): { script: FlowScript; args: string[]; interru
     };
   }
   const fact = FACTS[c.fact]!;
-  if (c.route !== 'planned') return { script: { direct: fact.agent() }, args: fact.args ?? [], interrupt: fact.interrupt ?? false };
+  if (c.route !== 'planned' && c.route !== 'step retry') return { script: { direct: fact.agent() }, args: fact.args ?? [], interrupt: fact.interrupt ?? false };
   return {
     script: {
       planner: [call('create_plan', ONE_STEP)],
@@ -87,6 +87,16 @@ const SEEDS: Partial<Record<EndingCase['route'], { script: FlowScript; args: str
   },
   resume: { script: { direct: seq(call('read_file', { path: 'README.md' })) }, args: ['--no-plan', '--max-steps', '1'] },
 };
+
+/** A step retry's earlier task: a plan whose first step failed (its provider refused the key), so `--retry-step 1` can run it again. */
+function retrySeed(c: EndingCase): { script: FlowScript; args: string[] } {
+  const steps = c.fact === 'a step skipped by the updater' ? TWO_STEPS : ONE_STEP;
+  const first = steps.steps[0]!.title;
+  return {
+    script: { planner: [call('create_plan', steps)], [`step:${first}`]: seq(UNAUTHORIZED), updater: seq(call('keep_plan', {})), recovery: seq(call('stop_task', { reason: 'no key' })), report: seq(REPORT) },
+    args: ['--plan'],
+  };
+}
 
 describe('one ending for every route (built CLI): route × fact → outcome and exit code', function () {
   this.timeout(120_000);
@@ -125,12 +135,15 @@ describe('one ending for every route (built CLI): route × fact → outcome and 
     it(title, async () => {
       const { script, args, interrupt } = scriptFor(c);
       let command = ['run', 'Fix it and run the tests', ...(c.route === 'direct' ? ['--no-plan'] : []), ...args];
-      const seed = SEEDS[c.route];
+      const seed = c.route === 'step retry' ? retrySeed(c) : SEEDS[c.route];
       if (seed) {
         const first = await run(['run', 'Fix it', ...seed.args], seed.script);
         assert.ok(first.events.some((e) => e.type === 'run_finished'), first.stderr);
         const id = first.envelopes[0]!.runId;
-        command = c.route === 'follow-up' ? ['resume', id, 'Now fix it and run the tests', ...args] : ['resume', id, ...args];
+        if (c.route === 'step retry') assert.ok(first.events.some((e) => e.type === 'step_finished' && e.status === 'failed'), 'the seed left a failed step to retry');
+        command = c.route === 'follow-up' ? ['resume', id, 'Now fix it and run the tests', ...args]
+          : c.route === 'step retry' ? ['resume', id, '--retry-step', '1', ...args.filter((a) => a !== '--plan')]
+            : ['resume', id, ...args];
       }
       const r = await run(command, script, interrupt);
       const finished = r.events.filter((e): e is AgentEventOf<'run_finished'> => e.type === 'run_finished');

@@ -49,7 +49,17 @@ describe('parseCliArgs', () => {
     [['run', 'x', '--tool-protocol', 'xml'], /--tool-protocol/],
     [['run', 'x', '--review', 'maybe'], /--review must be auto or ask/],
     [['run', 'x', '--bogus'], /bogus/],
+    [['run', 'x', '--retry-step', '1'], /--retry-step N goes with `stepwise resume/],
+    [['resume', 'abc', '--retry-step', ' '], /--retry-step N goes with `stepwise resume/],
+    [['resume', 'abc', 'do more', '--retry-step', '2'], /give no instruction with it/],
   ];
+
+  it('resume --retry-step N names the step to run again', () => {
+    const options = parseCliArgs(['resume', 'abc', '--retry-step', '2'], {}, '/');
+    assert.equal(options?.retryStep, '2');
+    assert.equal(options?.taskId, 'abc');
+    assert.equal(parseCliArgs(['resume', 'abc'], {}, '/')?.retryStep, undefined);
+  });
   for (const [argv, message] of bad) {
     it(`refuses ${JSON.stringify(argv)} with a usage error`, () => {
       assert.throws(() => parseCliArgs(argv, {}, '/'), (error: unknown) => error instanceof UsageError && message.test(error.message));
