@@ -74,6 +74,40 @@ describe('The first hour, second pass (code-server + chromium)', function () {
     });
   }
 
+  // Issue 22 item 6: Run Task on Selection titles the task by the instruction and attaches the selection.
+  it('Run Task on Selection: the title is the instruction, the message carries no code fences', async () => {
+    wb = await openWorkbench({ env: API_KEY, settings: { 'stepwise.baseUrl': fake.url, 'stepwise.model': 'gpt-test', 'stepwise.verify.mode': 'off', 'stepwise.plan.mode': 'never' } });
+    const page = wb.page;
+    await openSidebar(page);
+    await hideBottomPanel(page);
+    // Open src/greet.js through the palette's file picker, select all of it.
+    await page.keyboard.press('Control+P');
+    const pick = page.locator('.quick-input-widget .quick-input-box input');
+    await pick.waitFor({ state: 'visible', timeout: 10_000 });
+    await pick.fill('greet.js');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor .view-lines').first();
+    await editor.waitFor({ timeout: 20_000 });
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await runCommand(page, 'Stepwise: Run Task on Selection');
+    const ask = page.locator('.quick-input-widget .quick-input-box input');
+    await ask.waitFor({ state: 'visible', timeout: 10_000 });
+    await ask.fill('Fix the greeting');
+    await ask.press('Enter');
+    await until('the answer', async () => (await textOf(await sidebarFrame(page))).includes(ANSWER), 60_000);
+    const sidebar = await sidebarFrame(page);
+    assert.equal((await sidebar.locator('header.bar .bar-title').innerText()).trim(), 'Fix the greeting');
+    const message = await sidebar.locator('.card.task .task-text').first().innerText();
+    assert.doesNotMatch(message, /```/, 'no raw code fence in the message');
+    assert.match(message, /^Fix the greeting\s+\(selection: src\/greet\.js:1-\d+\)$/);
+    // The model still got the selected code.
+    const body = JSON.stringify(fake.chatRequests().at(-1)?.body ?? {});
+    assert.ok(body.includes("return 'Hello, ' + name;"), 'the selection reached the model');
+    await screenshots(page, 'first-hour-2-selection-title-dark');
+  });
+
   // Issue 22 item 3: a second window on the same folder that VS Code gives a workspace storage folder of
   // its own (simulated: the first window's storage folder is moved away before the workbench starts again).
   it('a window with a new workspace storage folder shows the same history', async () => {
