@@ -117,6 +117,34 @@ describe('Errors, retries and noise in the real workbench (code-server + chromiu
     });
   }
 
+  it('an edit card shows a kept line as context, not removed and added again', async () => {
+    const editor = await startFakeOpenAI((request: RecordedRequest): FakeTurn => {
+      const turn = (request.body?.messages ?? []).filter((m) => m.role === 'assistant').length;
+      if (turn === 0) return call('edit_file', { path: 'src/greet.js', edits: [{ search: "export function greet(name) {\n  return 'Hello, ' + name;", replace: "export function greet(name) {\n  return 'Hi, ' + name;" }] });
+      return call('finish', { summary: 'Changed the greeting.' });
+    }, { model: 'gpt-test' });
+    try {
+      wb = await openWorkbench({ env: API_KEY, settings: { 'stepwise.baseUrl': editor.url, 'stepwise.model': 'gpt-test', 'stepwise.verify.mode': 'off', 'stepwise.approvals.autoApprove': ['read', 'edit'] } });
+      const page = wb.page;
+      let sidebar = await openSidebar(page);
+      await hideBottomPanel(page);
+      await sendTask(sidebar, 'Say Hi instead of Hello');
+      await until('the finished task', async () => (await textOf(await sidebarFrame(page))).includes('Changed the greeting.'), 60_000);
+      sidebar = await sidebarFrame(page);
+      const card = sidebar.locator('details.tool', { hasText: 'edit_file' }).first();
+      await card.locator('summary').click();
+      await until('the edit card body', async () => (await card.locator('.diff-add').count()) > 0);
+      assert.deepEqual(await card.locator('pre.diff > div').evaluateAll((rows) => rows.map((r) => [r.className, r.textContent])), [
+        ['diff-context', "  export function greet(name) {"],
+        ['diff-del', "-   return 'Hello, ' + name;"],
+        ['diff-add', "+   return 'Hi, ' + name;"],
+      ]);
+      await screenshots(page, 'errors-edit-card-context-dark');
+    } finally {
+      await editor.close();
+    }
+  });
+
   it('an untouched plan is not "edited in review"', async () => {
     wb = await openWorkbench({ env: API_KEY, settings: { 'stepwise.baseUrl': fake.url, 'stepwise.model': 'gpt-test', 'stepwise.verify.mode': 'off', 'stepwise.plan.review': 'ask' } });
     const page = wb.page;
