@@ -2,10 +2,12 @@
 // "lists no models" before a URL is typed, a wrong URL said once, "one model" in the singular, and a key
 // the server refused is never captioned "not needed".
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createServer, type Server } from 'node:net';
 import type { Frame } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAIServer } from '../support/fakeOpenAIServer';
-import { hideBottomPanel, openSidebar, openWorkbench, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
+import { hideBottomPanel, openSidebar, openWorkbench, runCommand, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
 
 const CLEAN_ENV = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 
@@ -96,4 +98,28 @@ describe('Set-up form edges in the real workbench (code-server + chromium)', fun
       assert.doesNotMatch(await keyHint(sidebar), /refused/);
     });
   }
+});
+
+// Issue 22 item 11: the extension as the workbench installed it (from the packaged VSIX) names no
+// placeholder repository; its page would link there (VS Code reads `repository`, `bugs`, `homepage`).
+describe('The installed extension in the real workbench (code-server + chromium)', function () {
+  this.timeout(600_000);
+  let wb: Workbench | undefined;
+  afterEach(async () => {
+    await wb?.close();
+    wb = undefined;
+  });
+
+  it('its installed manifest links to no placeholder host', async () => {
+    wb = await openWorkbench({ env: CLEAN_ENV });
+    const dir = wb.server.extensionsDir;
+    const installed = readdirSync(dir).find((name) => name.startsWith('stepwise.stepwise-'));
+    assert.ok(installed, `Stepwise is installed in ${dir}`);
+    const manifest = JSON.parse(readFileSync(path.join(dir, installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const urls = JSON.stringify([manifest.repository, manifest.bugs, manifest.homepage, manifest.qna]);
+    assert.doesNotMatch(urls, /example\.invalid|\.example\b|\.test\b/, urls);
+    // The workbench has it: the Extensions view lists it.
+    await runCommand(wb.page, 'Extensions: Show Installed Extensions');
+    await wb.page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Stepwise' }).first().waitFor({ timeout: 60_000 });
+  });
 });
