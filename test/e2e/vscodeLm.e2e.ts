@@ -78,8 +78,16 @@ function occurrences(haystack: string, needle: string): number {
 }
 
 /** Waits for the run's outcome card in the sidebar and returns its class list. */
-async function outcome(page: Page, kind: 'finished' | 'cancelled'): Promise<void> {
-  await until(`the ${kind} outcome`, async () => (await (await sidebarFrame(page)).locator(`.card.outcome.outcome-${kind}`).count()) === 1);
+/**
+ * Waits for `task`'s own outcome card: the sidebar shows the earlier task (and its card) until the new
+ * run's first events arrive, so the card counts only once the task's message is the one shown.
+ */
+async function outcome(page: Page, kind: 'finished' | 'cancelled', task: string): Promise<void> {
+  await until(`the ${kind} outcome of "${task}"`, async () => {
+    const sidebar = await sidebarFrame(page);
+    const shown = await sidebar.locator('.card.task .task-text').first().innerText().catch(() => '');
+    return shown.includes(task) && (await sidebar.locator(`.card.outcome.outcome-${kind}`).count()) === 1;
+  });
 }
 
 describe('VS Code language models (vscode.lm) in the real workbench', function () {
@@ -167,7 +175,7 @@ describe('VS Code language models (vscode.lm) in the real workbench', function (
     const page = wb!.page;
     const before = lm.requests.length;
     await sendTask(await sidebarFrame(page), NATIVE_TASK);
-    await outcome(page, 'finished');
+    await outcome(page, 'finished', NATIVE_TASK);
     const sent = lm.requests.slice(before).filter((r) => allText(r).includes(NATIVE_TASK));
     assert.equal(sent.length, 2, 'read, then finish');
     for (const request of sent) assert.equal(request.model, 'fake-tools');
@@ -205,7 +213,7 @@ describe('VS Code language models (vscode.lm) in the real workbench', function (
     assert.equal(userSettings(wb!)['stepwise.contextWindow'], 12_000);
     const before = lm.requests.length;
     await sendTask(await sidebarFrame(page), TEXT_TASK);
-    await outcome(page, 'finished');
+    await outcome(page, 'finished', TEXT_TASK);
     // The provider's record of the requests is written by the test extension as they happen; wait for both.
     await until('both requests recorded', () => lm.requests.slice(before).filter((r) => allText(r).includes(TEXT_TASK)).length >= 2, 30_000).catch(() => undefined);
     const sent = lm.requests.slice(before).filter((r) => allText(r).includes(TEXT_TASK));
@@ -234,7 +242,7 @@ describe('VS Code language models (vscode.lm) in the real workbench', function (
     assert.ok(!lm.cancelled.includes(held.requestId));
     await (await sidebarFrame(page)).click('[data-action="stop"]');
     await until('the provider to see the cancellation', () => lm.cancelled.includes(held.requestId));
-    await outcome(page, 'cancelled');
+    await outcome(page, 'cancelled', SLOW_TASK);
     const card = await (await sidebarFrame(page)).locator('.card.outcome.outcome-cancelled').innerText();
     assert.equal(occurrences(card, 'Stopped by the user.'), 1, `said once in:\n${card}`);
     await screenshots(page, 'vscode-lm-stopped-dark');
