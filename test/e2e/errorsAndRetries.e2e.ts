@@ -10,7 +10,7 @@ import type { Frame, Page } from 'playwright-core';
 import { call, callerOf } from '../integration/flow/flowFake';
 import { startFakeOpenAI, fakeErrors, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { textOf } from './support/webviewDom';
-import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
+import { frameWith, hideBottomPanel, openSidebar, openWorkbench, panelFrame, pickColorTheme, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
 
 const API_KEY = { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' };
 const ANSWER = 'The greeting returns "Hello, " + name.';
@@ -140,6 +140,8 @@ describe('Errors, retries and noise in the real workbench (code-server + chromiu
         ['diff-add', "+   return 'Hi, ' + name;"],
       ]);
       await screenshots(page, 'errors-edit-card-context-dark');
+      await pickColorTheme(page, 'Light Modern');
+      await screenshots(page, 'errors-edit-card-context-light');
     } finally {
       await editor.close();
     }
@@ -158,5 +160,7 @@ describe('Errors, retries and noise in the real workbench (code-server + chromiu
     panel = await panelFrame(page);
     assert.doesNotMatch(await textOf(panel), /edited in review/i);
     await screenshots(page, 'errors-plan-untouched-dark');
+    await pickColorTheme(page, 'Light Modern');
+    await screenshots(page, 'errors-plan-untouched-light');
   });
 });

@@ -10,7 +10,7 @@ import { installVsix, newRunDir, startCodeServer, type CodeServer } from '../hos
 import { createSampleWorkspace } from '../host/sampleWorkspace';
 import { startFakeOpenAI, type FakeOpenAIServer, type RecordedRequest } from '../support/fakeOpenAIServer';
 import { textOf } from './support/webviewDom';
-import { builtVsix, frameWith, hideBottomPanel, openSidebar, openWorkbench, runCommand, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
+import { builtVsix, frameWith, hideBottomPanel, openSidebar, openWorkbench, pickColorTheme, runCommand, screenshots, screenshotIfFailed, until, type Workbench } from './support/workbench';
 
 const API_KEY = { OPENAI_API_KEY: 'sk-e2e-test-key-000000000000' };
 const ANSWER = 'toKelvin adds 273 where it should add 273.15.';
@@ -106,6 +106,8 @@ describe('The first hour, second pass (code-server + chromium)', function () {
     const body = JSON.stringify(fake.chatRequests().at(-1)?.body ?? {});
     assert.ok(body.includes("return 'Hello, ' + name;"), 'the selection reached the model');
     await screenshots(page, 'first-hour-2-selection-title-dark');
+    await pickColorTheme(page, 'Light Modern');
+    await screenshots(page, 'first-hour-2-selection-title-light');
   });
 
   // Issue 22 item 3: a second window on the same folder that VS Code gives a workspace storage folder of
@@ -144,6 +146,8 @@ describe('The first hour, second pass (code-server + chromium)', function () {
       await until('the first window\'s task in the history', async () => (await textOf(sidebar)).includes('Find where toKelvin is defined'), 60_000);
       assert.doesNotMatch(await textOf(sidebar), /No tasks yet/);
       await screenshots(second.page, 'first-hour-2-second-window-history-dark');
+      await pickColorTheme(second.page, 'Light Modern');
+      await screenshots(second.page, 'first-hour-2-second-window-history-light');
     } finally {
       await second.browser.close().catch(() => {});
       await second.server.stop();
