@@ -10,7 +10,7 @@ import { NoFinishReasonError, recoverAnswer } from './answerRecovery';
 import { StreamStalledError } from './classifyModelError';
 import { loadAnthropic } from './loadAnthropic';
 import { ModelBadRequestError, StreamInterruptedError } from './modelErrors';
-import { DEFAULT_RETRY_TIMING, retryDelay, type RetryTiming } from './retryPolicy';
+import { DEFAULT_RETRY_TIMING, type RetryTiming, waitToRetry } from './retryPolicy';
 import { createToolBlockFilter, renderTextToolPrompt, toTextProtocolMessages } from './textToolProtocol';
 import type { ToolBlockFilter } from './toolBlockFilter';
 import type { Model, ModelHandlers, ModelRequest, ModelResponse } from './types';
@@ -58,7 +58,7 @@ interface PreparedAttempt {
 /**
  * A `Model` over Anthropic's Messages API, streaming, with the official SDK (its own retries off).
  * Failures sort into the same classes as the OpenAI adapter's (`classifyAnthropicError`) and go
- * through the same retry rule (`retryDelay`: backoff, `retry-after` honoured, never after output);
+ * through the same retry rule (`waitToRetry`: backoff, `retry-after` honoured, never after output);
  * each retry logs the `anthropic-ratelimit-*` headers. Prompt caching breakpoints, thinking blocks
  * and cache usage: see anthropicMessages.ts and anthropicStream.ts.
  */
@@ -123,15 +123,15 @@ export class AnthropicModel implements Model {
           throw failure.error;
         }
         if (failure.kind !== 'retryable') throw new ModelBadRequestError(`The model endpoint ${this.baseURL} failed: ${failure.message}`, { cause: error });
-        // The one retry rule (retryPolicy.ts), as for every other endpoint.
-        if (retries >= this.maxRetries) throw failure.giveUp(retries);
-        const next = retryDelay(retries + 1, failure.headers, this.options.clock.now(), this.timing, this.options.random ?? Math.random);
-        if ('tooLongMs' in next) throw failure.giveUp(retries, next.tooLongMs);
-        retries += 1;
+        // The one retry step (retryPolicy.ts), as for every other endpoint.
         const limits = rateLimitSummary(failure.headers as Parameters<typeof rateLimitSummary>[0]);
-        this.options.logger.warn(`model ${this.id}: ${failure.reason}; retry ${retries}/${this.maxRetries} in ${next.delayMs} ms${limits ? ` (rate limits: ${limits})` : ''}`);
-        handlers.onRetry?.({ attempt: retries, of: this.maxRetries, delayMs: next.delayMs, reason: failure.reason });
-        await this.options.clock.sleep(next.delayMs, request.signal);
+        retries = await waitToRetry({
+          retries, maxRetries: this.maxRetries, failure, clock: this.options.clock, timing: this.timing, random: this.options.random ?? Math.random, signal: request.signal,
+          announce: (attempt, delayMs) => {
+            this.options.logger.warn(`model ${this.id}: ${failure.reason}; retry ${attempt}/${this.maxRetries} in ${delayMs} ms${limits ? ` (rate limits: ${limits})` : ''}`);
+            handlers.onRetry?.({ attempt, of: this.maxRetries, delayMs, reason: failure.reason });
+          },
+        });
         throwIfAborted(request.signal);
       }
     }

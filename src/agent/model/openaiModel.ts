@@ -9,7 +9,7 @@ import { withNormalizedErrorBodies } from './normalizeErrorBody';
 import { toOpenAIMessages, toOpenAITools } from './openaiMessages';
 import { quirksFor } from './providerQuirks';
 import { withCacheBreakpoints } from './cacheBreakpoints';
-import { DEFAULT_RETRY_TIMING, retryDelay, type RetryTiming } from './retryPolicy';
+import { DEFAULT_RETRY_TIMING, type RetryTiming, waitToRetry } from './retryPolicy';
 import { StreamAssembler } from './streamAssembler';
 import { createToolBlockFilter, renderTextToolPrompt, toTextProtocolMessages } from './textToolProtocol';
 import type { ToolBlockFilter } from './toolBlockFilter';
@@ -194,13 +194,13 @@ export class OpenAICompatibleModel implements Model {
             handlers.onRetry?.({ attempt: 1, delayMs: 0, reason: `the provider could not read the model's tool call (${failure.message})` });
             continue;
           case 'retryable': {
-            if (retries >= this.maxRetries) throw failure.giveUp(retries);
-            const next = retryDelay(retries + 1, failure.headers, this.options.clock.now(), this.timing, this.random);
-            if ('tooLongMs' in next) throw failure.giveUp(retries, next.tooLongMs);
-            retries += 1;
-            this.options.logger.warn(`model ${this.id}: ${failure.reason}; retry ${retries}/${this.maxRetries} in ${next.delayMs} ms`);
-            handlers.onRetry?.({ attempt: retries, of: this.maxRetries, delayMs: next.delayMs, reason: failure.reason });
-            await this.options.clock.sleep(next.delayMs, request.signal);
+            retries = await waitToRetry({
+              retries, maxRetries: this.maxRetries, failure, clock: this.options.clock, timing: this.timing, random: this.random, signal: request.signal,
+              announce: (attempt, delayMs) => {
+                this.options.logger.warn(`model ${this.id}: ${failure.reason}; retry ${attempt}/${this.maxRetries} in ${delayMs} ms`);
+                handlers.onRetry?.({ attempt, of: this.maxRetries, delayMs, reason: failure.reason });
+              },
+            });
             throwIfAborted(request.signal);
           }
         }

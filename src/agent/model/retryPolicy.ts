@@ -67,3 +67,31 @@ export function retryDelay(
   if (requested > timing.maxRetryAfterMs) return { tooLongMs: requested };
   return { delayMs: requested };
 }
+
+/** What one wait before a retry needs: the failure's give-up and headers, the run's clock and limits. */
+export interface RetryWait {
+  retries: number;
+  maxRetries: number;
+  failure: { reason: string; headers?: HeaderLookup; giveUp: (retries: number, tooLongMs?: number) => Error };
+  clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
+  timing: RetryTiming;
+  random: () => number;
+  /** Says the retry (the adapter's log line and the loop's `onRetry`). */
+  announce: (attempt: number, delayMs: number) => void;
+  signal: AbortSignal;
+}
+
+/**
+ * The one retry step every model adapter takes: gives up (throws the failure's own error) past
+ * `maxRetries` or when the server asks to wait too long, else announces the retry, sleeps on the
+ * clock and returns the new retry count. Cancellation rejects from the sleep.
+ */
+export async function waitToRetry(wait: RetryWait): Promise<number> {
+  if (wait.retries >= wait.maxRetries) throw wait.failure.giveUp(wait.retries);
+  const next = retryDelay(wait.retries + 1, wait.failure.headers, wait.clock.now(), wait.timing, wait.random);
+  if ('tooLongMs' in next) throw wait.failure.giveUp(wait.retries, next.tooLongMs);
+  const attempt = wait.retries + 1;
+  wait.announce(attempt, next.delayMs);
+  await wait.clock.sleep(next.delayMs, wait.signal);
+  return attempt;
+}
