@@ -4,6 +4,7 @@ import { button, h } from './dom';
 import { icon } from './icons';
 import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtocol';
 import type { Translate } from './strings';
+import { waitingWords } from './durations';
 
 /** What the outcome card needs from the app (a part of the item views' context, declared here so neither imports the other). */
 export interface OutcomeContext {
@@ -67,8 +68,7 @@ export function outcomeFacts(item: OutcomeItem, t: Translate): HTMLElement | und
       ...item.failedChecks.map((c) => h('li', {}, h('code', {}, c.command), ' ', c.exitCode === null ? t('checkKilled') : t('checkExited', c.exitCode)))));
   }
   if (item.runningMs !== undefined) {
-    const waiting = item.waitingMs ? ` · ${t('durationWaiting', (item.waitingMs / 1000).toFixed(1))}` : '';
-    parts.push(h('div', { class: 'muted outcome-durations', 'data-role': 'durations' }, t('durationRunning', (item.runningMs / 1000).toFixed(1)) + waiting));
+    parts.push(h('div', { class: 'muted outcome-durations', 'data-role': 'durations' }, t('durationRunning', (item.runningMs / 1000).toFixed(1)) + waitingWords(t, item.waitingMs)));
   }
   return parts.length ? h('div', {}, ...parts) : undefined;
 }
