@@ -6,6 +6,7 @@ import { o200kCounter } from '../src/agent/context/tokenCounter';
 import { silentLogger } from '../src/agent/ports';
 import { builtinTools } from '../src/agent/tools/builtins';
 import { READ_FILE_MAX_LINES } from '../src/agent/tools/builtins/readFile';
+import { numberLines } from '../src/agent/tools/edit/lineGutter';
 import type { ToolContext } from '../src/agent/tools/tool';
 import { ToolRegistry } from '../src/agent/tools/toolRegistry';
 import { ExecaCommandRunner } from '../src/node/execaCommandRunner';
@@ -60,10 +61,12 @@ export const READ_FORMATS: Format[] = [
   { name: "'12:'", unambiguous: true, render: plain(':') },
   // The separator is indistinguishable from a line's own indentation.
   { name: "'12 '", unambiguous: false, render: plain(' ') },
-  { name: "'12\\t' (new)", unambiguous: true, render: plain('\t') },
+  { name: "'12\\t' every line", unambiguous: true, render: plain('\t') },
   // A blank line's number is then only implied by its neighbours'.
   { name: "'12\\t', blank lines bare", unambiguous: false, render: (lines, first) => lines.map((l, i) => (l.trim() === '' && i > 0 ? l : `${first + i}\t${l}`)).join('\n') },
-  { name: "every 10th '12\\t'", unambiguous: false, render: everyN(10) },
+  // Every line keeps its tab column, so the text always starts after the first tab.
+  { name: "'10\\t' every 5th, '\\t' (new)", unambiguous: true, render: (lines, first) => numberLines(lines, first) },
+  { name: "'10\\t' every 10th, '\\t'", unambiguous: true, render: everyN(10) },
   { name: 'no numbers', unambiguous: false, render: (lines) => lines.join('\n') },
 ];
 
@@ -105,7 +108,7 @@ export async function benchReadFormat(): Promise<ReadFormatFigures> {
   const figures = (name: string, unambiguous: boolean, total: number) => ({ name, unambiguous, tokensPerRead: total / windows.length, overheadPct: (100 * (total - floor)) / floor });
   const formats = READ_FORMATS.map((format) => figures(format.name, format.unambiguous, windows.reduce((sum, w) => sum + count(format.render(w.lines, 1)), 0)));
   // No per-line number can cost less than one token a line: the best any unambiguous format could do.
-  formats.push(figures('one token a line (floor)', true, floor + windows.reduce((sum, w) => sum + w.lines.length, 0)));
+  formats.push(figures('one token a line (floor of numbering every line)', true, floor + windows.reduce((sum, w) => sum + w.lines.length, 0)));
 
   const dir = await mkdtemp(path.join(tmpdir(), 'stepwise-bench-readfmt-'));
   try {
@@ -124,7 +127,7 @@ export async function benchReadFormat(): Promise<ReadFormatFigures> {
       if (result.isError) throw new Error(result.content);
       // The old gutter over exactly the lines the tool showed (long lines cut as it cut them).
       const out = result.content.split('\n');
-      const shown = out.findIndex((line) => !/^\d+\t/.test(line));
+      const shown = out.findIndex((line) => !/^\d*\t/.test(line));
       const body = out.slice(0, shown < 0 ? out.length : shown).map((line) => line.slice(line.indexOf('\t') + 1));
       const old = [READ_FORMATS[0]!.render(body, 1), ...out.slice(body.length)].join('\n');
       files.push({ kind: w.kind, file: w.file, lines: body.length, old: count(old), now: count(result.content) });

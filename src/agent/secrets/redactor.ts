@@ -11,12 +11,13 @@ const KEY_PATTERNS: RegExp[] = [/\bsk-[A-Za-z0-9_-]{12,}/g, /\b(Bearer\s+)[A-Za-
 /**
  * `.env`-style assignments: `NAME=value` at the start of a line (or of a JSON string, or after an
  * escaped `\n` inside one, as events are redacted in their JSON form), with an optional `export `.
- * A line may carry a gutter as tools print it (`12| `, `12\t`, grep's `path:12:`), a markdown list,
+ * A line may carry a gutter as tools print it (`12| `, `12\t`, the empty column `\t`, grep's `path:12:`),
+ * indentation (a tab is `\t` in the JSON form), a markdown list,
  * quote or code mark, or a `#` (a commented-out line still holds a real value). No spaces
  * around `=`: code such as `token = getToken()` stays readable for the agent's edits.
  * Groups: 1 the line's start, 2 gutter and `export `, 3 the name, 4 an opening quote (maybe escaped), 5 the value.
  */
-const ENV_LINE = /(^|\n|\\n|\\r|")((?:[^\s:"\\]+:\d+:)?(?:[ \t]*\d+(?:\||:|\t|\\t)[ \t]?)?[ \t]*(?:[-*+>#][ \t]*|`)*(?:export[ \t]+)?)([A-Za-z_][A-Za-z0-9_.-]*)=(\\?["']|)((?<=")[^"\\\n]{6,}|(?<=')[^'\\\n]{6,}|[^\s"'`\\]{6,})/gm;
+const ENV_LINE = /(^|\n|\\n|\\r|")((?:[^\s:"\\]+:\d+:)?(?:(?:[ \t]|\\t)*\d+(?:\||:|\t|\\t)[ \t]?)?(?:[ \t]|\\t)*(?:[-*+>#][ \t]*|`)*(?:export[ \t]+)?)([A-Za-z_][A-Za-z0-9_.-]*)=(\\?["']|)((?<=")[^"\\\n]{6,}|(?<=')[^'\\\n]{6,}|[^\s"'`\\]{6,})/gm;
 
 /**
  * Replaces known secrets (registered values, values of secret-looking `NAME=value` lines, and

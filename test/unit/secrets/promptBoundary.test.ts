@@ -29,6 +29,8 @@ describe('Redactor: .env-style lines', () => {
     ['CLIENT_SECRET=abcdefgh\r\nX=y', 'CLIENT_SECRET=[redacted]\r\nX=y'],
     [' 2| DB_PASSWORD=p4ssw0rd-xyz', ' 2| DB_PASSWORD=[redacted]'],
     ['     7\tAPI_TOKEN=abcdefgh', '     7\tAPI_TOKEN=[redacted]'],
+    ['\tAPI_TOKEN=abcdefgh', '\tAPI_TOKEN=[redacted]'],
+    ['10\tAPI_TOKEN=abcdefgh', '10\tAPI_TOKEN=[redacted]'],
     ['.env:3:SECRET_KEY=abcdefgh', '.env:3:SECRET_KEY=[redacted]'],
     ['- DATABASE_PASSWORD=abcdefgh', '- DATABASE_PASSWORD=[redacted]'],
     ['# old: `API_KEY=abcdefgh`', '# old: `API_KEY=abcdefgh`'],

@@ -6,21 +6,26 @@ import { ToolHarness } from './toolHarness';
 
 describe('the line-number gutter', () => {
   describe('rendering', () => {
-    const cases: Array<[string, number, string, string]> = [
-      ['a plain line', 1, 'a', '1\ta'],
-      ['tabs inside the line stay as they are', 2, '\tif (a)\t{', '2\t\tif (a)\t{'],
-      ['an empty line keeps its number and tab', 3, '', '3\t'],
-      ['a line that is itself number-and-tab data', 4, '7\tapple', '4\t7\tapple'],
-      ['a line that looks like the old gutter', 5, '  9| x', '5\t  9| x'],
-      ['six digits, not padded', 123456, 'x', '123456\tx'],
-      ['seven digits', 1234567, 'y', '1234567\ty'],
+    const cases: Array<[string, number, string, boolean, string]> = [
+      ['a window\'s first line is numbered', 1, 'a', true, '1\ta'],
+      ['a line between multiples of five has an empty column', 2, 'a', false, '\ta'],
+      ['a multiple of five is numbered', 5, 'a', false, '5\ta'],
+      ['tabs inside the line stay as they are', 10, '\tif (a)\t{', false, '10\t\tif (a)\t{'],
+      ['tabs at the start of an unnumbered line follow the column\'s tab', 7, '\tif (a)', false, '\t\tif (a)'],
+      ['an empty line keeps its tab', 3, '', false, '\t'],
+      ['an empty numbered line keeps its number and tab', 15, '', false, '15\t'],
+      ['a line that is itself number-and-tab data', 4, '7\tapple', false, '\t7\tapple'],
+      ['a line that looks like the old gutter', 20, '  9| x', false, '20\t  9| x'],
+      ['six digits, not padded', 123455, 'x', false, '123455\tx'],
+      ['seven digits on a window\'s first line', 1234567, 'y', true, '1234567\ty'],
     ];
-    for (const [name, n, text, shown] of cases) {
-      it(name, () => assert.equal(gutterLine(n, text), shown));
+    for (const [name, n, text, first, shown] of cases) {
+      it(name, () => assert.equal(gutterLine(n, text, first), shown));
     }
 
-    it('numbers a block across a digit boundary without padding', () => {
-      assert.equal(numberLines(['a', '', '\tc'], 99_999), '99999\ta\n100000\t\n100001\t\tc');
+    it('numbers a block on its first line and each fifth line, across a digit boundary, without padding', () => {
+      assert.equal(numberLines(['a', '', '\tc', 'd', 'e', 'f', 'g'], 99_998), '99998\ta\n\t\n100000\t\tc\n\td\n\te\n\tf\n\tg');
+      assert.equal(numberLines(['x', 'y'], 5), '5\tx\n\ty');
     });
   });
 
@@ -39,6 +44,10 @@ describe('the line-number gutter', () => {
       ['numbers that skip lines still rise', '3\ta\n9\tb', 'a\nb'],
       ['number-and-tab data under the gutter', '2\t2\tpear', '2\tpear'],
       ['a final newline kept', '1\ta\n', 'a\n'],
+      ['empty columns between numbers', '4\ta\n5\tb\n\tc\n\t\td', 'a\nb\nc\n\td'],
+      ['empty columns above the first number', '\ta\n\tb\n10\tc', 'a\nb\nc'],
+      ['an empty line whose column tab was trimmed', '5\tx\n\n\ty', 'x\n\ny'],
+      ['a Go block: tabs of indentation kept after the column', '9\tfunc f() {\n10\t\treturn\n\t}', 'func f() {\n\treturn\n}'],
     ];
     for (const [name, block, text] of stripped) {
       it(`strips ${name}`, () => assert.equal(stripCopiedGutter(block)?.text, text));
@@ -53,12 +62,16 @@ describe('the line-number gutter', () => {
       ['an empty block', ''],
       ["a gutter we never showed ('12: ')", '12: a\n13: b'],
       ['a number later in the line', 'x: 12| y'],
+      ['tab-indented lines with no number at all', '\ta\n\tb'],
+      ['an unindented line among empty columns', '5\ta\nb\n\tc'],
+      ['empty columns above a first number below 1', '\ta\n\tb\n1\tc'],
     ];
     for (const [name, block] of kept) {
       it(`leaves ${name}`, () => assert.equal(stripCopiedGutter(block), undefined));
     }
 
     it('tells where the copied numbering starts', () => assert.equal(stripCopiedGutter('\n41\ta\n42\tb')?.first, 41));
+    it('counts empty columns above the first number as its predecessors', () => assert.equal(stripCopiedGutter('\ta\n\tb\n10\tc')?.first, 8));
 
     const marked: Array<[string, boolean]> = [
       ['1\ta', true],
@@ -123,12 +136,13 @@ describe('read_file, then edit_file with lines copied from what it showed', () =
   async function copied(h: ToolHarness, path: string, from: number, to: number): Promise<string> {
     const read = await h.call('read_file', { path, start_line: from, end_line: to });
     assert.equal(read.isError, undefined, read.content);
-    return read.content.split('\n').filter((line) => /^\d+\t/.test(line)).join('\n');
+    return read.content.split('\n').filter((line) => /^\d*\t/.test(line)).join('\n');
   }
 
   const files: Array<[string, string, number]> = [
     ['an LF file with tabs and an empty line', ['function f() {', '\tconst a = 1;\t// one', '', '\treturn a;', '}', ''].join('\n'), 2],
     ['a CRLF file', ['one', 'two', '', 'three', 'four', ''].join('\r\n'), 2],
+    ['a window across a fifth line, its middle lines unnumbered', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', ''].join('\n'), 3],
   ];
   for (const [name, text, from] of files) {
     it(`${name}: the copied window is found and only its text changes`, async () => {
@@ -152,7 +166,7 @@ describe('read_file, then edit_file with lines copied from what it showed', () =
     const workspace = new MemoryWorkspace({ 'big.txt': lines.join('\n') + '\n' });
     const h = new ToolHarness({ workspace });
     const search = await copied(h, 'big.txt', 100_001, 100_002);
-    assert.equal(search, '100001\trow 100001\n100002\trow 100002');
+    assert.equal(search, '100001\trow 100001\n\trow 100002');
     const result = await h.call('edit_file', { path: 'big.txt', edits: [{ search, replace: 'gone' }] });
     assert.equal(result.isError, undefined, result.content);
     assert.deepEqual(workspace.text('big.txt')!.split('\n').slice(99_999, 100_002), ['row 100000', 'gone', 'row 100003']);

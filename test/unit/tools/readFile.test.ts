@@ -6,7 +6,7 @@ import { ToolHarness } from './toolHarness';
 const numbered = (count: number): string => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
 describe('read_file', () => {
-  it('numbers the lines of a small file: the number, a tab, the line', async () => {
+  it('numbers the lines of a small file: the first and every fifth line, a tab, the line', async () => {
     const lines = Array.from({ length: 12 }, (_, i) => `l${i + 1}`);
     const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'a.txt': lines.join('\n') + '\n' }) });
     const result = await h.call('read_file', { path: 'a.txt' });
@@ -14,16 +14,20 @@ describe('read_file', () => {
     const out = result.content.split('\n');
     assert.equal(out.length, 12);
     assert.equal(out[0], '1\tl1');
-    assert.equal(out[11], '12\tl12');
+    assert.equal(out[1], '\tl2');
+    assert.equal(out[4], '5\tl5');
+    assert.equal(out[9], '10\tl10');
+    assert.equal(out[11], '\tl12');
   });
 
-  describe('the gutter: number, tab, the line exactly', () => {
+  describe('the gutter: a number column (first line, every fifth), a tab, the line exactly', () => {
     const cases: Array<[string, string, Record<string, number>, string]> = [
-      ['empty lines keep their number and tab', 'a\n\n\nb\n', {}, '1\ta\n2\t\n3\t\n4\tb'],
-      ['tabs inside and at the start of lines', '\tx\ty\n\t\t\n', {}, '1\t\tx\ty\n2\t\t\t'],
-      ['CRLF without the CR, a lone CR kept', 'a\r\nb\rc\r\n', {}, '1\ta\n2\tb\rc'],
-      ['lines that look like gutters themselves', '7\tseven\n  9| nine\n', {}, '1\t7\tseven\n2\t  9| nine'],
-      ['no padding when the numbers grow a digit', Array.from({ length: 11 }, (_, i) => `l${i + 1}`).join('\n'), { start_line: 9 }, '9\tl9\n10\tl10\n11\tl11\n[Lines 9-11 of 11.]'],
+      ['empty lines keep their column\'s tab', 'a\n\n\nb\n\n', {}, '1\ta\n\t\n\t\n\tb\n5\t'],
+      ['tabs inside and at the start of lines', '\tx\ty\n\t\t\n', {}, '1\t\tx\ty\n\t\t\t'],
+      ['CRLF without the CR, a lone CR kept', 'a\r\nb\rc\r\n', {}, '1\ta\n\tb\rc'],
+      ['lines that look like gutters themselves', '7\tseven\n  9| nine\n', {}, '1\t7\tseven\n\t  9| nine'],
+      ['a window starting between fives has its first number', Array.from({ length: 8 }, (_, i) => `l${i + 1}`).join('\n'), { start_line: 3, end_line: 6 }, '3\tl3\n\tl4\n5\tl5\n\tl6\n[Lines 3-6 of 8.]'],
+      ['no padding when the numbers grow a digit', Array.from({ length: 11 }, (_, i) => `l${i + 1}`).join('\n'), { start_line: 9 }, '9\tl9\n10\tl10\n\tl11\n[Lines 9-11 of 11.]'],
     ];
     for (const [name, text, window, shown] of cases) {
       it(name, async () => {
@@ -35,13 +39,13 @@ describe('read_file', () => {
     it('six- and seven-digit line numbers in a file of over a million lines', async () => {
       const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'big.txt': 'x\n'.repeat(1_000_001) }) });
       const result = await h.call('read_file', { path: 'big.txt', start_line: 999_999, end_line: 1_000_001 });
-      assert.equal(result.content, '999999\tx\n1000000\tx\n1000001\tx\n[Lines 999999-1000001 of 1000001.]');
+      assert.equal(result.content, '999999\tx\n1000000\tx\n\tx\n[Lines 999999-1000001 of 1000001.]');
     });
   });
 
   it('shows CRLF files without the CR and keeps indentation', async () => {
     const h = new ToolHarness({ workspace: new MemoryWorkspace({ 'w.txt': 'a\r\n\tb\r\n' }) });
-    assert.equal((await h.call('read_file', { path: 'w.txt' })).content, '1\ta\n2\t\tb');
+    assert.equal((await h.call('read_file', { path: 'w.txt' })).content, '1\ta\n\t\tb');
   });
 
   it('pages a long file and says how to read more', async () => {
@@ -57,7 +61,7 @@ describe('read_file', () => {
     assert.equal(last.content.split('\n').at(-1), '[Lines 1001-1234 of 1234.]');
 
     const window = await h.call('read_file', { path: 'long.txt', start_line: 10, end_line: 12 });
-    assert.equal(window.content, '10\tline 10\n11\tline 11\n12\tline 12\n[Lines 10-12 of 1234.]');
+    assert.equal(window.content, '10\tline 10\n\tline 11\n\tline 12\n[Lines 10-12 of 1234.]');
   });
 
   it('stops at the character budget and continues from the next line', async () => {
@@ -102,7 +106,7 @@ describe('read_file', () => {
     assert.match(bad.content, /is not UTF-8 text/);
     const ok = await h.call('read_file', { path: 'latin.txt' });
     assert.equal(ok.isError, undefined);
-    assert.equal(ok.content, '1\tcaf\uFFFD\n2\tok line\n[1 invalid UTF-8 sequence is shown as \uFFFD.]');
+    assert.equal(ok.content, '1\tcaf\uFFFD\n\tok line\n[1 invalid UTF-8 sequence is shown as \uFFFD.]');
   });
 
   it('names the file length when start_line is past the end', async () => {

@@ -32,7 +32,7 @@ export const ReadFileArgs = z.object({
 export type ReadFileArgs = z.infer<typeof ReadFileArgs>;
 
 /**
- * `read_file`: a text file's lines numbered `12<tab>text` (see lineGutter.ts), at most 500 lines, 20,000 characters
+ * `read_file`: a text file's lines shown with the line-number gutter of lineGutter.ts, at most 500 lines, 20,000 characters
  * and the loop's per-result token cap per call, so the window is never cut in the middle
  * afterwards; the footer names the lines shown, the total when known and the `start_line` to
  * continue from. Reads only the window's bytes (any file size). Refuses binary files (judged on
@@ -40,7 +40,7 @@ export type ReadFileArgs = z.infer<typeof ReadFileArgs>;
  */
 export const readFileTool = defineTool({
   name: 'read_file',
-  description: 'Read a text file. Each line is shown as its number, a tab, then its exact text. Long files come in windows of up to 500 lines.',
+  description: 'Read a text file. Per line: a number column, a tab, the exact text; numbered on the first line and every 5th (5, 10…). Windows of 500 lines.',
   category: 'read',
   parameters: ReadFileArgs,
   async execute(args, context) {
@@ -94,7 +94,7 @@ function fitWindow(path: string, raw: RawWindow, maxTokens: number, counter: Tok
     const lastCut = raw.cut && k === raw.lines.length - 1;
     if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)} ... [${lastCut ? 'the line goes on; more than ' : ''}${line.length - MAX_LINE_CHARS} more characters on this line]`;
     else if (lastCut) line += ' ... [the line goes on past what one window reads]';
-    const numbered = gutterLine(raw.firstLine + k, line);
+    const numbered = gutterLine(raw.firstLine + k, line, k === 0);
     const lineTokens = counter.count(numbered) + 1;
     if (out.length > 0 && (chars + numbered.length + 1 > READ_FILE_MAX_CHARS || tokens + lineTokens > maxTokens)) break;
     out.push(numbered);

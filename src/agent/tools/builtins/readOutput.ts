@@ -23,7 +23,7 @@ export type ReadOutputArgs = z.infer<typeof ReadOutputArgs>;
 
 /**
  * `read_output`: lines of an earlier tool output that reached the model cut (kept whole for the
- * task), numbered like read_file (`12<tab>text`), as many as fit the per-result token cap; the footer names the lines
+ * task), numbered like read_file (lineGutter.ts), as many as fit the per-result token cap; the footer names the lines
  * shown and the `start_line` to continue from. Unknown or dropped outputs are a clear error.
  */
 export const readOutputTool = defineTool({
@@ -51,7 +51,7 @@ export const readOutputTool = defineTool({
     for (let n = start; n <= last; n++) {
       const line = lines[n - 1]!;
       const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} ... [${line.length - MAX_LINE_CHARS} more characters on this line]` : line;
-      const numbered = gutterLine(n, shown);
+      const numbered = gutterLine(n, shown, n === start);
       const cost = counter.count(numbered) + 1;
       if (out.length > 0 && tokens + cost > budget) break;
       out.push(out.length === 0 && cost > budget ? `${numbered.slice(0, budget * 2)} ... [cut to fit the token limit]` : numbered);

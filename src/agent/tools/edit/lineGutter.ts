@@ -1,16 +1,24 @@
 /**
- * The line-number gutter the reading tools show (`read_file`, `read_output`, edit hints): the
- * 1-based number, a tab, the line as it is (`12\tconst x = 1;`). Chosen by measurement
- * (bench/readFormat.ts): about half the tokens of the earlier padded `  12| ` gutter and
- * unambiguous, since the number ends at the first tab whatever the line holds.
+ * The line-number gutter the reading tools show (`read_file`, `read_output`, edit hints): every
+ * line starts with a gutter column ended by a tab, then the line as it is. The column holds the
+ * 1-based number on a window's first line and on every line whose number is a multiple of
+ * `GUTTER_NUMBER_EVERY` (`10\tconst x = 1;`), and is empty on the others (`\tconst y = 2;`), as
+ * printed listings number every fifth line. Chosen by measurement (bench/readFormat.ts): numbering
+ * every line costs at least one token a line, more than the 12% saving the gutter had to find over
+ * the earlier padded `  12| `; a sparse column keeps every line's number one short count away and
+ * stays unambiguous, since the line's text always starts after the first tab.
  */
-export function gutterLine(lineNumber: number, text: string): string {
-  return `${lineNumber}\t${text}`;
+export const GUTTER_NUMBER_EVERY = 5;
+
+/** One line with its gutter; `firstOfWindow` writes the number whatever it is. */
+export function gutterLine(lineNumber: number, text: string, firstOfWindow = false): string {
+  const numbered = firstOfWindow || lineNumber % GUTTER_NUMBER_EVERY === 0;
+  return `${numbered ? lineNumber : ''}\t${text}`;
 }
 
 /** Lines with the gutter, the first numbered `firstLineNumber`, joined by `\n`. */
 export function numberLines(lines: readonly string[], firstLineNumber: number): string {
-  return lines.map((line, i) => gutterLine(firstLineNumber + i, line)).join('\n');
+  return lines.map((line, i) => gutterLine(firstLineNumber + i, line, i === 0)).join('\n');
 }
 
 /**
@@ -19,6 +27,9 @@ export function numberLines(lines: readonly string[], firstLineNumber: number): 
  * been trimmed away with the trailing whitespace (`12`, `12|`).
  */
 const COPIED_GUTTER = /^[ \t]*(\d+)(?:\t|\| ?|$)/;
+
+/** Today's gutter on a line whose number is not written: the empty column, one tab. */
+const EMPTY_GUTTER = '\t';
 
 /** What `stripCopiedGutter` found: the block without its gutters. */
 export interface StrippedBlock {
@@ -31,32 +42,38 @@ export interface StrippedBlock {
 
 /**
  * `block` without the line-number gutters a model copied from a read, or `undefined` when the
- * block is not such a copy: every line that is not blank must start with a gutter, the numbers
- * must rise from line to line, and at least one line must be numbered. Blank lines may lack the
- * number (models drop it with the trailing whitespace). Line terminators are kept as they are.
+ * block is not such a copy: every line that is not blank must start with a gutter (a number, or
+ * today's empty column, one tab), the written numbers must rise from line to line, and at least
+ * one line must be numbered. Blank lines may lack the gutter (models drop it with the trailing
+ * whitespace). Line terminators are kept as they are.
  */
 export function stripCopiedGutter(block: string): StrippedBlock | undefined {
   const parts = block.split(/(\r?\n)/);
   let previous = -1;
   let numbered = 0;
   let first = -1;
+  let unnumberedAbove = 0;
   for (let i = 0; i < parts.length; i += 2) {
     const line = parts[i]!;
     const gutter = COPIED_GUTTER.exec(line);
     if (!gutter) {
-      if (line.trim() === '') continue;
-      return undefined;
+      if (line.startsWith(EMPTY_GUTTER)) {
+        parts[i] = line.slice(EMPTY_GUTTER.length);
+        if (first < 0) unnumberedAbove++;
+      } else if (line.trim() !== '') return undefined;
+      continue;
     }
     const n = Number(gutter[1]);
     if (n <= previous) return undefined;
-    if (first < 0) first = n;
+    // Gutter lines above the first written number are its predecessors, one each.
+    if (first < 0) first = n - unnumberedAbove;
     previous = n;
     numbered++;
     parts[i] = line.slice(gutter[0].length);
   }
   const text = parts.join('');
   // Numbers alone ("1\n2\n3") are content, not gutters: stripping them would leave nothing to find.
-  return numbered > 0 && text.trim() !== '' ? { text, numbered, first } : undefined;
+  return numbered > 0 && first >= 1 && text.trim() !== '' ? { text, numbered, first } : undefined;
 }
 
 /** A gutter with its separator written out (`12\t`, `12| `), as opposed to a line that is only a number. */
