@@ -77,7 +77,7 @@ Options:
   --auto-approve LIST      categories approved without asking: read,edit,command,mcp,web (default: read)
   --tool-protocol P        auto | native | text (default auto)
   --plan / --no-plan       force the planning flow on or off (default: the coordinator decides)
-  --review R               plan review: auto (run at once) | ask (show the plan and ask, on a terminal)
+  --review R               plan review: auto (run at once) | ask (on a terminal: show the plan; run, cancel or skip steps)
   --look-first             before planning, let a read-only agent look at the workspace
   --basic-model M          cheap model for routing and reports (default: $STEPWISE_BASIC_MODEL or --model)
   --reasoning-model M      model for planning (default: $STEPWISE_REASONING_MODEL or --model)

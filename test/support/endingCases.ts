@@ -20,8 +20,6 @@ export interface EndingCase {
   fact: EndingFact;
   outcome: RunOutcome;
   exit: number;
-  /** Why the built CLI cannot produce this cell (the webview still renders it from the table). */
-  notThroughCli?: string;
 }
 
 /** The one outcome each fact ends with, whatever the route (a plan's turn limit is a step's, planned or retried: its recovery stops the task, `failed`). */
@@ -44,14 +42,9 @@ function applies(route: EndingRoute, fact: EndingFact): boolean {
   return !PLAN_ONLY.has(fact) || route === 'planned' || route === 'step retry';
 }
 
-function notThroughCli(route: EndingRoute, fact: EndingFact): string | undefined {
-  if (fact === 'a step skipped by the user') return 'the CLI\'s plan review is yes / no on a terminal; steps are skipped in the VS Code review';
-  return undefined;
-}
-
 /**
  * The table of acceptance item 1: every route × every fact that applies to it → one outcome and
- * exit code. The CLI test runs the cells the built CLI can produce; the webview test renders every
+ * exit code. The CLI test runs every cell through the built CLI; the webview test renders every
  * cell's outcome card and checks its badge and actions.
  */
 export const ENDING_CASES: readonly EndingCase[] = ROUTES.flatMap((route) =>
@@ -60,7 +53,6 @@ export const ENDING_CASES: readonly EndingCase[] = ROUTES.flatMap((route) =>
     .map((fact) => {
       // A plan's step at its turn limit is a failed step: its recovery stops the task (a step retry runs the same plan).
       const [outcome, exit] = (route === 'planned' || route === 'step retry') && fact === 'turn limit' ? (['failed', 1] as [RunOutcome, number]) : BY_FACT[fact];
-      const why = notThroughCli(route, fact);
-      return { route, fact, outcome, exit, ...(why ? { notThroughCli: why } : {}) };
+      return { route, fact, outcome, exit };
     }),
 );

@@ -8,6 +8,7 @@ import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn } from '../../sup
 import { isRunning } from '../../support/processes';
 import { call, finish, flowScript, type FlowScript } from '../flow/flowFake';
 import { startCli, type CliRun } from './cliProcess';
+import { runCliOnTerminal } from './cliTerminal';
 
 // Acceptance item 1 of issue 21: every route × fact of the shared table (test/support/endingCases.ts)
 // through the built CLI (`node dist/cli.js`) against the fake model server: one expected outcome
@@ -37,6 +38,10 @@ interface FactScript {
   interrupt?: boolean;
 }
 
+/** The user's answer at the terminal's plan review that skips the first step. */
+const SKIP_FIRST: Array<[string, string]> = [['Run this plan?', 'skip 1']];
+const REVIEW_ON_TERMINAL = ['--plan', '--review', 'ask'];
+
 const FACTS: Partial<Record<EndingFact, FactScript>> = {
   'budget reached': { agent: () => seq({ ...call('list_files', { path: '.' }), usage: BIG }, finish('x')), args: ['--token-budget', '500'] },
   'turn limit': { agent: () => (() => { let n = 0; return () => call('read_file', { path: `missing-${n++}.md` }); })(), args: ['--max-steps', '2'] },
@@ -49,7 +54,24 @@ const FACTS: Partial<Record<EndingFact, FactScript>> = {
 };
 
 /** The flow script of the run under test: the fact's answers for the direct agent, or for the plan's step(s). */
-function scriptFor(c: EndingCase): { script: FlowScript; args: string[]; interrupt: boolean } {
+function scriptFor(c: EndingCase): { script: FlowScript; args: string[]; interrupt: boolean; terminal?: Array<[string, string]> } {
+  if (c.fact === 'a step skipped by the user') {
+    // Planned: the user skips step 1 at the terminal's review. Step retry: the seed run's user
+    // skipped step 2 and step 1 failed; retrying step 1 leaves the user's skip in place.
+    const planned = c.route === 'planned';
+    return {
+      script: {
+        planner: [call('create_plan', TWO_STEPS)],
+        'step:Note A': seq(call('write_file', { path: 'a.md', content: 'a\n' }), finish('Wrote a.md.')),
+        'step:Note B': seq(call('write_file', { path: 'b.md', content: 'b\n' }), finish('Wrote b.md.')),
+        updater: seq(call('keep_plan', {})),
+        report: seq(REPORT),
+      },
+      args: planned ? REVIEW_ON_TERMINAL : [],
+      interrupt: false,
+      ...(planned ? { terminal: SKIP_FIRST } : {}),
+    };
+  }
   if (c.fact === 'a step skipped by the updater') {
     return {
       script: {
@@ -80,7 +102,7 @@ function scriptFor(c: EndingCase): { script: FlowScript; args: string[]; interru
 }
 
 /** The earlier task a follow-up or a resume continues: a finished one-step plan, or a direct task stopped at its turn limit. */
-const SEEDS: Partial<Record<EndingCase['route'], { script: FlowScript; args: string[] }>> = {
+const SEEDS: Partial<Record<EndingCase['route'], { script: FlowScript; args: string[]; terminal?: Array<[string, string]> }>> = {
   'follow-up': {
     script: { planner: [call('create_plan', ONE_STEP)], 'step:Fix': seq(finish('Looked; nothing to fix.')), updater: seq(call('keep_plan', {})), report: seq(REPORT) },
     args: ['--plan'],
@@ -89,12 +111,14 @@ const SEEDS: Partial<Record<EndingCase['route'], { script: FlowScript; args: str
 };
 
 /** A step retry's earlier task: a plan whose first step failed (its provider refused the key), so `--retry-step 1` can run it again. */
-function retrySeed(c: EndingCase): { script: FlowScript; args: string[] } {
-  const steps = c.fact === 'a step skipped by the updater' ? TWO_STEPS : ONE_STEP;
+function retrySeed(c: EndingCase): { script: FlowScript; args: string[]; terminal?: Array<[string, string]> } {
+  const steps = c.fact === 'a step skipped by the updater' || c.fact === 'a step skipped by the user' ? TWO_STEPS : ONE_STEP;
   const first = steps.steps[0]!.title;
+  const userSkips = c.fact === 'a step skipped by the user';
   return {
     script: { planner: [call('create_plan', steps)], [`step:${first}`]: seq(UNAUTHORIZED), updater: seq(call('keep_plan', {})), recovery: seq(call('stop_task', { reason: 'no key' })), report: seq(REPORT) },
-    args: ['--plan'],
+    args: userSkips ? REVIEW_ON_TERMINAL : ['--plan'],
+    ...(userSkips ? { terminal: [['Run this plan?', 'skip 2']] as Array<[string, string]> } : {}),
   };
 }
 
@@ -117,10 +141,12 @@ describe('one ending for every route (built CLI): route × fact → outcome and 
     await rm(ws, { recursive: true, force: true });
   });
 
-  async function run(args: string[], script: FlowScript, interrupt = false): Promise<CliRun> {
+  async function run(args: string[], script: FlowScript, interrupt = false, terminal?: Array<[string, string]>): Promise<CliRun> {
     await fake?.close();
     fake = await startFakeOpenAI(flowScript(script));
-    const cli = startCli([...args, '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--auto-approve', 'read,edit,command']);
+    const full = [...args, '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--auto-approve', 'read,edit,command'];
+    if (terminal) return runCliOnTerminal(full, terminal, (pid) => pids.push(pid));
+    const cli = startCli(full);
     pids.push(cli.child.pid!);
     if (interrupt) {
       await cli.waitForEvent((e) => e.type === 'text_delta');
@@ -131,13 +157,12 @@ describe('one ending for every route (built CLI): route × fact → outcome and 
 
   for (const c of ENDING_CASES) {
     const title = `${c.route} × ${c.fact} → ${c.outcome}, exit ${c.exit}`;
-    if (c.notThroughCli) continue;
     it(title, async () => {
-      const { script, args, interrupt } = scriptFor(c);
+      const { script, args, interrupt, terminal } = scriptFor(c);
       let command = ['run', 'Fix it and run the tests', ...(c.route === 'direct' ? ['--no-plan'] : []), ...args];
       const seed = c.route === 'step retry' ? retrySeed(c) : SEEDS[c.route];
       if (seed) {
-        const first = await run(['run', 'Fix it', ...seed.args], seed.script);
+        const first = await run(['run', 'Fix it', ...seed.args], seed.script, false, seed.terminal);
         assert.ok(first.events.some((e) => e.type === 'run_finished'), first.stderr);
         const id = first.envelopes[0]!.runId;
         if (c.route === 'step retry') assert.ok(first.events.some((e) => e.type === 'step_finished' && e.status === 'failed'), 'the seed left a failed step to retry');
@@ -145,7 +170,7 @@ describe('one ending for every route (built CLI): route × fact → outcome and 
           : c.route === 'step retry' ? ['resume', id, '--retry-step', '1', ...args.filter((a) => a !== '--plan')]
             : ['resume', id, ...args];
       }
-      const r = await run(command, script, interrupt);
+      const r = await run(command, script, interrupt, terminal);
       const finished = r.events.filter((e): e is AgentEventOf<'run_finished'> => e.type === 'run_finished');
       assert.equal(finished.length, 1, `${JSON.stringify(finished)}\n${r.stderr}`);
       const end = finished[0]!;
@@ -165,6 +190,12 @@ function assertFacts(c: EndingCase, end: AgentEventOf<'run_finished'>, events: A
   }
   if (c.fact === 'verify fails') assert.deepEqual(end.failedChecks?.at(-1), { command: FAILING_CHECK, exitCode: 2 });
   if (c.fact === 'a step skipped by the updater') assert.match(end.reason ?? '', /"Note A" \(skipped by the plan updater\)/);
+  if (c.fact === 'a step skipped by the user') {
+    const skipped = c.route === 'planned' ? 'Note A' : 'Note B';
+    assert.match(end.reason ?? '', new RegExp(`"${skipped}" \\(skipped by you\\)`));
+    const ids = events.flatMap((e) => (e.type === 'plan_created' || e.type === 'plan_updated' ? e.steps : [])).filter((s) => s.title === skipped).map((s) => s.id);
+    assert.ok(ids.length > 0 && !events.some((e) => e.type === 'step_started' && ids.includes(e.stepId)), `the skipped step "${skipped}" never ran`);
+  }
   if (c.fact === 'user stop') assert.ok(!events.some((e) => e.type === 'step_finished' && e.status === 'failed'), 'a stopped step is not failed');
   assert.equal(typeof end.runningMs, 'number');
   assert.equal(typeof end.waitingMs, 'number');
