@@ -113,6 +113,38 @@ describe('tasks in the real editor', function () {
     assert.equal(editor.document.getText(), ORIGINAL);
   });
 
+  it("undo from the journal names the files the user changed in its question, keeps them on 'keep mine', undoes them on 'take all'", async () => {
+    await setSetting('approvals.autoApprove', ['read', 'edit']);
+    const root = workspaceFolder().uri.fsPath;
+    for (const [round, answer] of [[1, 'keep-mine'], [2, 'take-all']] as const) {
+      const [mine, theirs] = [`src/undo-mine-${round}.txt`, `src/undo-task-${round}.txt`];
+      writeFileSync(path.join(root, mine), 'before\n');
+      writeFileSync(path.join(root, theirs), 'before\n');
+      await useFake([call('write_file', { path: mine, content: 'task\n' }), call('write_file', { path: theirs, content: 'task\n' }), finish('Wrote both.')]);
+      const runId = await api.controller.start(`Write both files (${round})`, { planMode: 'never' });
+      assert.ok(runId);
+      await api.controller.whenIdle();
+      // The user adds a line to one file after the task, in the editor, and saves it.
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root, mine)));
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(doc.uri, new vscode.Position(1, 0), 'my line\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await doc.save());
+      const asked: Array<[readonly string[], readonly string[]]> = [];
+      const report = await api.controller.undo(runId, { keep: [], ask: async (paths, changed) => (asked.push([paths, changed]), answer) });
+      assert.deepEqual(asked.map(([p, c]) => [[...p].sort(), c]), [[[mine, theirs].sort(), [mine]]], 'one question, naming the file the user changed apart');
+      assert.ok(report && report !== 'declined');
+      assert.equal(fileOnDisk(theirs), 'before\n');
+      if (answer === 'keep-mine') {
+        assert.equal(fileOnDisk(mine), 'task\nmy line\n', "the user's line is kept");
+        assert.deepEqual(report.skipped.map((s) => s.path), [mine]);
+      } else {
+        assert.equal(fileOnDisk(mine), 'before\n', 'undone too, as the user chose');
+        assert.deepEqual(report.skipped, []);
+      }
+    }
+  });
+
   it('never overwrites a document with unsaved changes: the model gets an error result', async () => {
     await setSetting('approvals.autoApprove', ['read', 'edit']);
     // A file of its own, so no save or undo left over from another test can touch it.

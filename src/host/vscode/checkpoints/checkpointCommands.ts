@@ -6,7 +6,7 @@ import type { Logger } from '../../../agent/ports';
 import { openGitCheckpointStore, readTaskInfo } from '../../../node/checkpoints/gitCheckpointStore';
 import type { HistoryStore } from '../../../node/historyStore';
 import { findOpenDocument } from '../editor/vscodeWorkspace';
-import type { UndoReport } from '../editor/undoTaskEdits';
+import type { UndoGuard, UndoReport } from '../editor/undoTaskEdits';
 
 /** The URI scheme of a file's content in a checkpoint (read-only documents for diffs). */
 export const CHECKPOINT_SCHEME = 'stepwise-checkpoint';
@@ -138,19 +138,6 @@ async function restoreFiles(store: CheckpointStore, root: vscode.Uri, runId: str
       choices[path] = answer === mine ? 'mine' : 'checkpoint';
     }
   }
-}
-
-/** The user's answer to an undo: go ahead keeping the files they changed, go ahead over them too, or nothing. */
-export type UndoAnswer = 'keep-mine' | 'take-all' | undefined;
-
-/** What an undo must leave alone (the task's own report) and how it asks the user first. */
-export interface UndoGuard {
-  keep: readonly string[];
-  /**
-   * Asked once, before anything is touched, with the files the undo would change and, among them,
-   * those the user changed since Stepwise last wrote them; `undefined` = nothing is done.
-   */
-  ask: (paths: readonly string[], changedByUser: readonly string[]) => Promise<UndoAnswer>;
 }
 
 /**

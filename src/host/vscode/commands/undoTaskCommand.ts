@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { HistoryStore } from '../../../node/historyStore';
-import { taskStartCheckpoint, undoFromCheckpoints, type CheckpointCommandDeps, type UndoAnswer } from '../checkpoints/checkpointCommands';
-import type { UndoReport } from '../editor/undoTaskEdits';
+import { taskStartCheckpoint, undoFromCheckpoints, type CheckpointCommandDeps } from '../checkpoints/checkpointCommands';
+import type { UndoAnswer, UndoReport } from '../editor/undoTaskEdits';
 import type { TaskController } from '../task/taskController';
 import { describeUndo } from './commandText';
 
@@ -71,7 +71,7 @@ export async function undoTaskCommand(deps: UndoCommandDeps, arg: unknown, optio
   const confirmed = (options as { confirmed?: unknown } | undefined)?.confirmed === true;
   const ask = confirmed ? async (): Promise<UndoAnswer> => 'keep-mine' : askUndo;
   const fromCheckpoints = runId && (await taskStartCheckpoint(deps.checkpoints, runId)) ? await undoFromCheckpoints(deps.checkpoints, runId, { keep, ask }) : undefined;
-  const result = fromCheckpoints ?? (await controller.undo(typeof arg === 'string' ? arg : undefined, { keep, confirm: async (paths) => (await ask(paths, [])) !== undefined }));
+  const result = fromCheckpoints ?? (await controller.undo(typeof arg === 'string' ? arg : undefined, { keep, ask }));
   if (result === 'declined') return undefined;
   if (!result || result.restored.length + result.deleted.length + result.skipped.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('This task made no edits that can be undone.'));

@@ -3,7 +3,7 @@ import type { HistoryStore } from '../../../node/historyStore';
 import { taskWords } from '../../../shared/attachedContext';
 import type { AgentEvent } from '../../../shared/events';
 import type { TaskViewsPort } from '../../common/task/viewsPort';
-import { undoTaskEdits, type UndoReport } from '../editor/undoTaskEdits';
+import { changedSinceTask, undoTaskEdits, type UndoReport } from '../editor/undoTaskEdits';
 import type { RunRecord } from './taskControllerTypes';
 
 /**
@@ -80,10 +80,16 @@ export class RunRecords {
     return record?.workspace && record.journal.size > 0 ? record : undefined;
   }
 
-  /** Restores the files a run changed, from its journal. */
-  async undo(record: RunRecord, keep: readonly string[] = []): Promise<UndoReport | undefined> {
+  /** Restores the files a run changed, from its journal; `overwrite` names user-changed files to undo too. */
+  async undo(record: RunRecord, keep: readonly string[] = [], overwrite: readonly string[] = []): Promise<UndoReport | undefined> {
     const workspace = record.workspace;
     if (!workspace) return undefined;
-    return undoTaskEdits(record.journal, (rel) => workspace.uriOf(rel), keep);
+    return undoTaskEdits(record.journal, (rel) => workspace.uriOf(rel), keep, overwrite);
+  }
+
+  /** The files of a run's journal the user changed since it wrote them. */
+  async changedByUser(record: RunRecord, keep: readonly string[] = []): Promise<string[]> {
+    const workspace = record.workspace;
+    return workspace ? changedSinceTask(record.journal, (rel) => workspace.uriOf(rel), keep) : [];
   }
 }

@@ -8,7 +8,7 @@ import { resumeTask } from '../../../agent/flow/resumeTask';
 import { checkTaskImages } from '../../../agent/flow/taskImages';
 import type { ContextRequest } from '../../../agent/context/contextControl';
 import type { ApprovalDecision } from '../../../agent/ports';
-import type { UndoReport } from '../editor/undoTaskEdits';
+import type { UndoGuard, UndoReport } from '../editor/undoTaskEdits';
 import { launchRun, taskOptions, type ActiveRun, type LaunchHost, type RunBody, type ThreadContinuation } from './runLauncher';
 import { taskWords } from '../../../shared/attachedContext';
 import { EVENT_VERSION, type AgentEvent, type AgentEventOf, type EventEnvelope } from '../../../shared/events';
@@ -187,20 +187,23 @@ export class TaskController implements vscode.Disposable {
 
   /**
    * Restores the files a run changed (default: the run shown now, else the last run with edits),
-   * from its journal, leaving `keep` (the task's report) alone, once `confirm` said yes with the
-   * files it would change. `'declined'` when the user said no.
+   * from its journal, leaving `keep` (the task's report) alone, once `ask` answered with the files
+   * it would change and, apart, those the user changed since: `keep-mine` leaves the user's, and
+   * `take-all` undoes them too. `'declined'` when the user closed the question.
    */
-  async undo(runId: string | undefined, guard: { keep: readonly string[]; confirm: (paths: readonly string[]) => Promise<boolean> }): Promise<UndoReport | 'declined' | undefined> {
+  async undo(runId: string | undefined, guard: UndoGuard): Promise<UndoReport | 'declined' | undefined> {
     const record = this.records.undoTarget(runId);
     if (!record) return undefined;
     const paths = record.journal.list().map((e) => e.path).filter((p) => !guard.keep.includes(p));
     if (paths.length === 0) return undefined;
-    if (!(await guard.confirm(paths))) return 'declined';
+    const changed = await this.records.changedByUser(record, guard.keep);
+    const answer = await guard.ask(paths, changed);
+    if (!answer) return 'declined';
     if (this.active?.runId === record.runId) {
       this.stop();
       await this.whenIdle();
     }
-    return this.records.undo(record, guard.keep);
+    return this.records.undo(record, guard.keep, answer === 'take-all' ? changed : []);
   }
 
   /**
