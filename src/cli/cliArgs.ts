@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { DEFAULT_LIMITS } from '../agent/loop/runTypes';
 import { ApprovalCategory } from '../shared/events';
 import { PlanMode, ReviewMode, ToolProtocol } from '../shared/vocabulary';
 import { CliWebOptions, WEB_USAGE, webArgOptions, webOptionsFrom } from './cliWebArgs';
@@ -73,7 +74,7 @@ Options:
   --thinking-budget N      anthropic: extended thinking with N tokens (at least 1024; default off)
   --azure-api-version V    Azure OpenAI: --base-url is the resource endpoint, --model the deployment; the key
                            goes in the api-key header
-  --max-steps N            turn limit (default 60)
+  --max-steps N            turn limit (default ${DEFAULT_LIMITS.maxTurns})
   --auto-approve LIST      categories approved without asking: read,edit,command,mcp,web (default: read)
   --tool-protocol P        auto | native | text (default auto)
   --plan / --no-plan       force the planning flow on or off (default: the coordinator decides)
@@ -91,7 +92,7 @@ Options:
   --deny-command PATTERN   never run matching commands (repeatable; added to the default deny list)
   --pass-env NAME          pass a secret-looking variable to commands and MCP servers (repeatable)
   --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough
-  --max-input-tokens N     prompt budget before old tool outputs are elided (default 100000)
+  --max-input-tokens N     prompt budget before old tool outputs are elided (default ${DEFAULT_LIMITS.maxInputTokens})
 ${WEB_USAGE}
   --verify CMD             a check Stepwise runs when the agent finishes after changing files (repeatable)
   --verify-mode M          auto (ask for the workspace's check, run --verify checks) | off (default auto)
@@ -222,7 +223,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     provider,
     thinkingBudget: thinkingBudget(values['thinking-budget']),
     azureApiVersion: values['azure-api-version'],
-    maxSteps: positiveInt('--max-steps', values['max-steps'], 60),
+    maxSteps: positiveInt('--max-steps', values['max-steps'], DEFAULT_LIMITS.maxTurns),
     autoApprove: values['auto-approve'] === undefined ? undefined : [...new Set(categories)],
     allowCommands: values['allow-command'] ?? [],
     denyCommands: values['deny-command'] ?? [],
@@ -232,7 +233,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     toolProtocol: protocol,
     planMode: values.plan ? 'always' : values['no-plan'] ? 'never' : 'auto',
     mcpConfig: values['mcp-config'],
-    maxInputTokens: positiveInt('--max-input-tokens', values['max-input-tokens'], 100_000),
+    maxInputTokens: positiveInt('--max-input-tokens', values['max-input-tokens'], DEFAULT_LIMITS.maxInputTokens),
     review,
     basicModel: values['basic-model'] ?? env.STEPWISE_BASIC_MODEL,
     reasoningModel: values['reasoning-model'] ?? env.STEPWISE_REASONING_MODEL,

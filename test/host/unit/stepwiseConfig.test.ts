@@ -5,6 +5,9 @@ import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFA
 import { parseCliArgs } from '../../../src/cli/cliArgs';
 import { cliRules } from '../../../src/cli/cliConfig';
 import { parseStepwiseConfig } from '../../../src/host/common/config/stepwiseConfig';
+import { DEFAULT_LIMITS } from '../../../src/agent/loop/runTypes';
+import { DEFAULT_MAX_FILE_BYTES } from '../../../src/node/checkpoints/gitSnapshot';
+import { DEFAULT_PRUNE } from '../../../src/node/checkpoints/pruneCheckpoints';
 
 describe('stepwise.* settings', () => {
   it('gives defaults when nothing is set', () => {
@@ -61,5 +64,24 @@ describe('approval defaults: one set, in the core', () => {
     assert.deepEqual([config.commandsDeny, config.commandsAllow, config.autoApprove], [DEFAULT_COMMAND_DENY, DEFAULT_COMMAND_ALLOW, DEFAULT_AUTO_APPROVE]);
     const cli = cliRules(parseCliArgs(['run', 'x'], {}, '/')!);
     assert.deepEqual([cli.commandsDeny, cli.commandsAllow, cli.autoApprove], [DEFAULT_COMMAND_DENY, DEFAULT_COMMAND_ALLOW, DEFAULT_AUTO_APPROVE]);
+  });
+
+  it("the turn limit, the input-token budget and the checkpoint limits are the core's, in package.json, the settings and the CLI", () => {
+    const core: Array<[string, number]> = [
+      ['stepwise.maxTurns', DEFAULT_LIMITS.maxTurns],
+      ['stepwise.maxInputTokens', DEFAULT_LIMITS.maxInputTokens],
+      ['stepwise.checkpoints.maxAgeDays', DEFAULT_PRUNE.maxAgeDays],
+      ['stepwise.checkpoints.maxSizeMB', DEFAULT_PRUNE.maxSizeMB],
+      ['stepwise.checkpoints.maxFileSizeMB', DEFAULT_MAX_FILE_BYTES / (1024 * 1024)],
+    ];
+    for (const [key, value] of core) assert.equal(defaultOf(key), value, key);
+    const { config } = parseStepwiseConfig(() => undefined);
+    assert.deepEqual(
+      [config.maxTurns, config.maxInputTokens, config.checkpointsMaxAgeDays, config.checkpointsMaxSizeMB, config.checkpointsMaxFileSizeMB],
+      core.map(([, value]) => value),
+    );
+    const cli = parseCliArgs(['run', 'x'], {}, '/')!;
+    assert.ok(cli.command === 'run');
+    assert.deepEqual([cli.maxSteps, cli.maxInputTokens], [DEFAULT_LIMITS.maxTurns, DEFAULT_LIMITS.maxInputTokens]);
   });
 });

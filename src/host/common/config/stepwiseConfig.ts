@@ -1,5 +1,8 @@
 import { ModelPrice } from '../../../agent/model/modelCatalog';
 import { DEFAULT_HISTORY_PRUNE } from '../../../node/historyRules';
+import { DEFAULT_MAX_FILE_BYTES } from '../../../node/checkpoints/gitSnapshot';
+import { DEFAULT_PRUNE } from '../../../node/checkpoints/pruneCheckpoints';
+import { DEFAULT_LIMITS } from '../../../agent/loop/runTypes';
 import { z } from 'zod';
 import { ApprovalCategory } from '../../../shared/events';
 import { DEFAULT_TASK_TOKEN_BUDGET } from '../../../agent/flow/taskTypes';
@@ -25,8 +28,9 @@ export const StepwiseConfig = z.object({
   model: z.string().trim().min(1).default('gpt-4o-mini'),
   /** Azure OpenAI's `api-version` (provider `azure-openai`: `baseUrl` is the resource endpoint, `model` the deployment). */
   azureApiVersion: z.string().trim().min(1).default('2024-10-21'),
-  maxTurns: z.number().int().min(1).max(500).default(60),
-  maxInputTokens: z.number().int().min(2_000).max(2_000_000).default(100_000),
+  // The limits' and checkpoints' defaults are the core's (package.json repeats them; a test checks).
+  maxTurns: z.number().int().min(1).max(500).default(DEFAULT_LIMITS.maxTurns),
+  maxInputTokens: z.number().int().min(2_000).max(2_000_000).default(DEFAULT_LIMITS.maxInputTokens),
   // The approval defaults are the core's, shared with the CLI (package.json repeats them; a test checks).
   autoApprove: z.array(ApprovalCategory).default([...DEFAULT_AUTO_APPROVE]),
   commandsAllow: z.array(z.string()).default([...DEFAULT_COMMAND_ALLOW]),
@@ -62,9 +66,9 @@ export const StepwiseConfig = z.object({
   verifyMode: z.enum(['auto', 'off']).default('auto'),
   verifyCommands: z.array(z.string().trim().min(1)).default([]),
   checkpointsEnabled: z.boolean().default(true),
-  checkpointsMaxAgeDays: z.number().min(1).max(3650).default(30),
-  checkpointsMaxSizeMB: z.number().min(50).max(1_000_000).default(2048),
-  checkpointsMaxFileSizeMB: z.number().min(0.01).max(10_000).default(5),
+  checkpointsMaxAgeDays: z.number().min(1).max(3650).default(DEFAULT_PRUNE.maxAgeDays),
+  checkpointsMaxSizeMB: z.number().min(50).max(1_000_000).default(DEFAULT_PRUNE.maxSizeMB),
+  checkpointsMaxFileSizeMB: z.number().min(0.01).max(10_000).default(DEFAULT_MAX_FILE_BYTES / (1024 * 1024)),
   /** Task history older than this is removed at start-up and after each run; 0 = keep. */
   historyMaxAgeDays: z.number().min(0).max(36_500).default(DEFAULT_HISTORY_PRUNE.maxAgeDays),
   /** Above this total size the oldest task history is removed; 0 = no limit. */
