@@ -10,7 +10,7 @@ export function isImagePath(path: string): boolean {
 
 /**
  * Follows tool calls and results to learn which files a task changed: successful `write_file` and
- * `edit_file` calls, image files that commands mention (charts a script saved), which the
+ * `edit_file` calls, image files that commands and `python_execute` mention (charts saved), which the
  * report checks exist before embedding, and the web pages read (the report's sources).
  */
 export class ChangeTracker {
@@ -33,7 +33,8 @@ export class ChangeTracker {
     if (event.type !== 'tool_result') return;
     const call = this.pending.get(event.callId);
     this.pending.delete(event.callId);
-    if (event.name === 'run_command') this.mention(event.content);
+    // Charts a script or python_execute's save_chart wrote are named in the output.
+    if (event.name === 'run_command' || event.name === 'python_execute') this.mention(event.content);
     if (!event.isError) this.source(event.name, call?.args);
     if (event.isError || !WRITE_TOOLS.has(event.name)) return;
     const path = pathOf(call?.args);
