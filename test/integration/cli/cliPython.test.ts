@@ -110,14 +110,16 @@ describe('stepwise run (CLI): python_execute and the data analyst', function () 
     assert.match(JSON.stringify(step.body?.messages), /top 10 rows/, 'the analyst prompt carries the data rules');
     const [result] = pythonResults(r);
     assert.match(result!.content, /\| region \| sales \|\n\|---\|---\|\n\| north \| 270 \|/, result!.content);
-    const chart = /Charts saved: (\S+\.png)/.exec(result!.content)?.[1];
-    assert.ok(chart?.startsWith('.stepwise/reports/charts/'), result!.content);
+    const chart = /Charts saved: (\S+\.png)/.exec(result!.content)?.[1] ?? '';
+    assert.ok(chart.startsWith('.stepwise/reports/charts/'), result!.content);
     assert.equal(readFileSync(path.join(ws, chart)).subarray(1, 4).toString(), 'PNG');
     const report = r.events.find((e): e is AgentEventOf<'report'> => e.type === 'report');
     assert.ok(report?.path, 'the report was saved');
     const saved = await readFile(path.join(ws, report.path), 'utf8');
     const link = path.posix.relative(path.posix.dirname(report.path), chart);
     assert.ok(saved.includes(`](${link})`), `the report embeds ${link}:\n${saved}`);
+    assert.match(saved, /## Tables\n\n\| region \| sales \|\n\|---\|---\|\n\| north \| 270 \|\n\| south \| 140 \|\n\| east \| 95 \|\n\n## Findings/, 'the table show_table printed is in the report (and so in the panel, which renders it)');
+    assert.match(report.markdown, /\| north \| 270 \|/);
     assert.match(saved, new RegExp(`!\\[[^\\]]*\\]\\(${link.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\)`));
   });
 });
