@@ -84,6 +84,25 @@ describe('stepwise run (CLI): python_execute and the data analyst', function () 
     assert.ok(tools.includes('run_command') && !tools.includes('python_execute'), tools.join(', '));
   });
 
+  it('the session gets the one child environment (no key by name or value) and what it prints is redacted before the model sees it', async () => {
+    const key = 'sk-test-python-KEY-0123456789abcdef0123';
+    await writeFile(path.join(ws, 'secret.txt'), `token=${key}\n`);
+    fake = await startFakeOpenAI([
+      py('import os\nopen("py-env.txt", "w").write("\\n".join(k + "=" + v for k, v in os.environ.items()))'),
+      py('print(open("secret.txt").read())'),
+      finish('Done.'),
+    ]);
+    const r = await runCliProcess(['run', 'Use Python to read secret.txt.', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--no-plan', '--auto-approve', 'read,command'],
+      { STEPWISE_PYTHON: PYTHON, OPENAI_API_KEY: key, INNOCENT: `x${key}` });
+    assert.equal(r.code, 0, r.stderr);
+    const env = await readFile(path.join(ws, 'py-env.txt'), 'utf8');
+    assert.match(env, /^PATH=/m, 'the environment was dumped');
+    assert.ok(!env.includes(key), 'the Python process has no key, by name or by value');
+    const printed = pythonResults(r)[1]!;
+    assert.ok(!printed.content.includes(key), printed.content);
+    for (const request of fake.chatRequests()) assert.ok(!request.rawBody.includes(key), 'no model request carries the key');
+  });
+
   it('a planned data task: the planner offers the analyst, whose chart PNG the saved report embeds', async () => {
     await writeFile(path.join(ws, 'sales.csv'), 'region,month,sales\nnorth,1,120\nsouth,1,80\nnorth,2,150\neast,2,95\nsouth,2,60\n');
     const analysis = [
