@@ -18,13 +18,19 @@ export interface TaskPythonOptions {
   logger?: Logger;
 }
 
+/** A task's Python tools and how to end them. */
+export interface TaskPython {
+  tools: AnyTool[];
+  dispose(): Promise<void>;
+}
+
 /**
  * One task's `python_execute`: the tool over a new `PythonSession` whose charts are saved in the
  * report's folder (`<reportDir>/charts/<run>/`, so the saved report embeds them by a relative
  * link). The shell registers `tools` and calls `dispose` when the task ends, which ends the
  * interpreter and everything it started.
  */
-export function taskPython(options: TaskPythonOptions): { tools: AnyTool[]; dispose(): Promise<void> } {
+export function taskPython(options: TaskPythonOptions): TaskPython {
   const reportDir = (options.reportDir ?? DEFAULT_REPORT_DIR).replace(/\/+$/, '') || '.';
   const chartsDir = path.resolve(options.root, reportDir, 'charts', options.runId.slice(0, 8));
   const session = new PythonSession({ cwd: options.root, chartsDir, python: options.python?.trim() || undefined, logger: options.logger });
