@@ -180,6 +180,8 @@ export class PythonSession implements PythonRunner {
       return undefined;
     }
     void child.catch(() => undefined);
+    // Writing to an interpreter that just died fails with EPIPE: its exit is what the run reports.
+    child.stdin?.on('error', (error) => this.logger.debug(`python stdin: ${error.message}`));
     const live: Live = { child, pgid: child.pid, tag, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
     this.listen(live, mark);
     const early = new BoundedOutput(4000);

@@ -129,6 +129,14 @@ describe('PythonSession (one real Python process per task)', function () {
     assert.match(result.output, /\| region \| sales \|\n\|---\|---\|\n\| south \| 5 \|\n\| 东部 \| 4 \|\n\(first 2 of 3 rows\)/);
   });
 
+  it('says clearly when the interpreter exits before it is ready (not a Python 3)', async () => {
+    const s = open({ python: '/bin/false' });
+    const result = await s.run(request('1'));
+    assert.equal(result.status, 'unavailable');
+    assert.match(result.output, /^Python \(\/bin\/false\) did not start: exit\. No Python 3 interpreter found/);
+    assert.equal(s.pid, undefined);
+  });
+
   it('says clearly when there is no Python', async () => {
     const s = open({ python: path.join(ws, 'no-such-python3') });
     const result = await s.run(request('1'));
