@@ -5,23 +5,15 @@
  * after each run writes `<mark> {"status", "charts"}` on a line of its own so the Node side knows
  * the run ended. SIGINT raises KeyboardInterrupt in the running code (the timeout) and the
  * session goes on. The code gets no stdin (it belongs to the protocol), stderr goes to stdout so
- * tracebacks stay in order, matplotlib draws without a display and with a font that has Chinese
- * glyphs when one is installed. Helpers in the namespace: `save_chart(name)` (PNG into
+ * tracebacks stay in order (matplotlib's settings come from `MATPLOTLIBRC`, see `MATPLOTLIB_RC`). Helpers in the namespace: `save_chart(name)` (PNG into
  * STEPWISE_CHARTS_DIR) and `show_table(data, n)` (a markdown table of the first n rows).
  */
 export const PYTHON_DRIVER = String.raw`
-import ast, json, os, re, signal, sys, tempfile, traceback
+import ast, json, os, re, signal, sys, traceback
 MARK = sys.argv[1]
 requests = sys.stdin
 sys.stdin = open(os.devnull)
 sys.stderr = sys.stdout
-_rc = tempfile.mkdtemp(prefix='stepwise-mpl-')
-with open(os.path.join(_rc, 'matplotlibrc'), 'w') as f:
-    f.write('backend: Agg\naxes.unicode_minus: False\n'
-            'font.sans-serif: WenQuanYi Micro Hei, WenQuanYi Zen Hei, Noto Sans CJK SC, Noto Sans CJK JP, Source Han Sans SC, '
-            'SimHei, Microsoft YaHei, PingFang SC, Heiti SC, Arial Unicode MS, DejaVu Sans, sans-serif\n')
-os.environ['MATPLOTLIBRC'] = _rc
-os.environ.setdefault('MPLBACKEND', 'Agg')
 CHARTS = os.environ.get('STEPWISE_CHARTS_DIR') or os.path.join(os.getcwd(), 'charts')
 saved = []
 ns = {'__name__': '__main__', '__builtins__': __builtins__}
@@ -133,3 +125,15 @@ while True:
         status = 'interrupted'
     done(status)
 `;
+
+/**
+ * The matplotlib settings of the session (a `matplotlibrc` in a folder named by `MATPLOTLIBRC`):
+ * draw without a display, and a font list that starts with fonts having Chinese glyphs (LangManus's
+ * rule: charts must render Chinese), falling back to matplotlib's own.
+ */
+export const MATPLOTLIB_RC = [
+  'backend: Agg',
+  'axes.unicode_minus: False',
+  'font.sans-serif: WenQuanYi Micro Hei, WenQuanYi Zen Hei, Noto Sans CJK SC, Noto Sans CJK JP, Source Han Sans SC, SimHei, Microsoft YaHei, PingFang SC, Heiti SC, Arial Unicode MS, DejaVu Sans, sans-serif',
+  '',
+].join('\n');

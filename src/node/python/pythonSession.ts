@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from '../../agent/ports';
@@ -10,7 +12,7 @@ import { groupHasLiveMembers, signalGroup } from '../processGroup';
 import { endTagged, nextTag, TAG_VAR } from '../processTag';
 import { ensureWatchdog } from '../watchdog';
 import { findPython, NO_PYTHON } from './findPython';
-import { PYTHON_DRIVER } from './pythonDriver';
+import { MATPLOTLIB_RC, PYTHON_DRIVER } from './pythonDriver';
 import { MarkedLines } from './markedLines';
 
 /** Options of `PythonSession`. */
@@ -43,6 +45,8 @@ interface Live {
   child: GroupChild;
   pgid: number;
   tag: string;
+  /** The session's matplotlib settings folder, removed when it ends. */
+  rcDir: string;
   exited: Promise<void>;
   /** Told each marker line. */
   onMarker?: (marker: Marker) => void;
@@ -163,18 +167,22 @@ export class PythonSession implements PythonRunner {
     ensureWatchdog();
     const mark = `\u001eSTEPWISE-PY-${randomBytes(6).toString('hex')}`;
     const tag = nextTag();
+    const rcDir = await mkdtemp(path.join(tmpdir(), 'stepwise-mpl-'));
+    await writeFile(path.join(rcDir, 'matplotlibrc'), MATPLOTLIB_RC);
     let child: GroupChild;
     try {
       ({ child } = await spawnGroupLeader(python, ['-u', '-c', PYTHON_DRIVER, mark], {
         cwd: this.options.cwd,
-        explicit: { [TAG_VAR]: tag, STEPWISE_CHARTS_DIR: this.options.chartsDir, PYTHONIOENCODING: 'utf-8', MPLBACKEND: 'Agg' },
+        explicit: { [TAG_VAR]: tag, STEPWISE_CHARTS_DIR: this.options.chartsDir, PYTHONIOENCODING: 'utf-8', MPLBACKEND: 'Agg', MATPLOTLIBRC: rcDir },
         stdin: 'pipe',
       }));
     } catch (error) {
+      await rm(rcDir, { recursive: true, force: true });
       bounded.append(`Could not start Python (${python}): ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
     if (child.pid === undefined) {
+      await rm(rcDir, { recursive: true, force: true });
       const failure = await child;
       bounded.append(`Could not start Python (${python}): ${failure.shortMessage ?? failure.message}. ${NO_PYTHON}`);
       return undefined;
@@ -182,7 +190,7 @@ export class PythonSession implements PythonRunner {
     void child.catch(() => undefined);
     // Writing to an interpreter that just died fails with EPIPE: its exit is what the run reports.
     child.stdin?.on('error', (error) => this.logger.debug(`python stdin: ${error.message}`));
-    const live: Live = { child, pgid: child.pid, tag, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
+    const live: Live = { child, pgid: child.pid, tag, rcDir, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
     this.listen(live, mark);
     const early = new BoundedOutput(4000);
     live.output = { bounded: early };
@@ -239,6 +247,7 @@ export class PythonSession implements PythonRunner {
     await endTagged(live.tag, { graceMs: 1000 });
     live.child.stdout?.destroy();
     live.child.stderr?.destroy();
+    await rm(live.rcDir, { recursive: true, force: true });
   }
 
   private relativeCharts(charts: readonly string[]): string[] {

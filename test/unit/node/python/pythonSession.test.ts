@@ -125,6 +125,8 @@ describe('PythonSession (one real Python process per task)', function () {
     assert.deepEqual(result.charts, ['.stepwise/reports/charts/sales-by-region.png']);
     const png = readFileSync(path.join(ws, result.charts[0]!));
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    // fonts-wqy-microhei (npm run setup) is first in the driver's font list: no glyph goes missing.
+    assert.doesNotMatch(result.output, /missing from (?:current )?font/i, 'Chinese labels render');
     assert.match(result.output, /chart saved: \.stepwise\/reports\/charts\/sales-by-region\.png\n/);
     assert.match(result.output, /\| region \| sales \|\n\|---\|---\|\n\| south \| 5 \|\n\| 东部 \| 4 \|\n\(first 2 of 3 rows\)/);
   });
