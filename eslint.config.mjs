@@ -40,7 +40,7 @@ const SIZE_RULES = {
 // The only files that may load a module that starts processes; each builds `env` with the one
 // builder (src/agent/secrets/childEnvironment.ts). scripts/lint/childEnvironment.mjs checks both.
 export const SPAWN_SITES = [
-  'src/node/execaCommandRunner.ts', // run_command, verify checks (through the CommandRunner port)
+  'src/node/groupSpawn.ts', // run_command, verify checks (through the CommandRunner port), the python_execute session
   'src/node/git/neutralGit.ts', // git on the user's repository (@changes)
   'src/node/checkpoints/gitRunner.ts', // git on the checkpoint store
   'src/node/search/ripgrepSearch.ts', // ripgrep

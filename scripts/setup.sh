@@ -17,6 +17,16 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
+# python_execute (the data analyst) and its tests: Debian's Python with pandas and matplotlib.
+# The tests use /usr/bin/python3 (STEPWISE_TEST_PYTHON to change it), because python3 on PATH may be a
+# pyenv or venv interpreter without these packages.
+if ! /usr/bin/python3 -c 'import pandas, matplotlib' >/dev/null 2>&1; then
+  echo "== apt: python3-pandas python3-matplotlib"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-pandas python3-matplotlib >/dev/null
+fi
+
 # npm's own record of the installed tree is newer than the lock file when nothing changed since.
 if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ]; then
   echo "== npm dependencies up to date"

@@ -23,6 +23,7 @@ import { showNotConfigured } from './host/vscode/model/notConfigured';
 import { WebKeyStore } from './host/vscode/secrets/webKeyStore';
 import { webConfigFrom } from './host/common/task/taskWebTools';
 import { taskWeb } from './node/web/nodeWebTools';
+import { taskPython } from './node/python/taskPython';
 import { ApiKeyStore } from './host/vscode/secrets/apiKeyStore';
 import { toolsForTrust } from './host/common/task/restrictedTools';
 import { RunStatusBar } from './host/vscode/task/runStatusBar';
@@ -130,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     redact: (text) => redactor.redact(text),
     onNotConfigured: showNotConfigured,
     web: async (runId, root, settings) => taskWeb(webConfigFrom(settings, await webKeys.get()), root, runId, logger),
+    python: (runId, root, settings) => taskPython({ root, runId, reportDir: settings.reportsFolder, python: process.env.STEPWISE_PYTHON, logger }),
     checkpointsHome,
   });
   late.controller = task;

@@ -100,6 +100,7 @@ ${WEB_USAGE}
   -h, --help               this text
 
 Environment: OPENAI_API_KEY or STEPWISE_API_KEY, OPENAI_BASE_URL, STEPWISE_MODEL; ANTHROPIC_API_KEY with --provider anthropic.
+  STEPWISE_PYTHON: python_execute's interpreter (default: python3, then python, on PATH).
        stepwise checkpoints <task-id> [--json] [--workspace DIR]
        stepwise restore <task-id> (--to ID | --before-step N) [--files | --conversation] [--force] [--workspace DIR]
        stepwise history list [words…] [--json] | export <task-id> [--format markdown|json] [--out FILE] | delete <task-id> --yes | prune

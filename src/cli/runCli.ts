@@ -29,6 +29,7 @@ import { ConsoleRenderer } from './consoleRenderer';
 import { cliPlanReview } from './cliPlanReview';
 import { connectCliMcp } from './cliMcp';
 import { taskWeb } from '../node/web/nodeWebTools';
+import { taskPython } from '../node/python/taskPython';
 import type { McpHub } from '../mcp';
 import { EXIT, type CliIo } from './cliIo';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
@@ -178,7 +179,9 @@ export async function runCli(io: CliIo): Promise<number> {
   setChildEnvironmentRules(() => security.environment);
   const commands = new ExecaCommandRunner({ logger, watchdog: true });
   const web = taskWeb(options.web, root, runId, logger);
-  const registry = new ToolRegistry([...builtinTools(), ...web.tools]);
+  // One Python session for the task (python_execute), ended with it below.
+  const python = taskPython({ root, runId, python: io.env.STEPWISE_PYTHON, logger });
+  const registry = new ToolRegistry([...builtinTools(), ...web.tools, ...python.tools]);
   const approver = security.approver;
   const asker = new CliAsker(io.prompter);
   let hub: McpHub | undefined;
@@ -219,7 +222,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const result = await running.finally(async () => {
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);
-    await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]);
+    await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), python.dispose(), history.flush()]);
     await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
   });
   return exitCodeForOutcome(result.outcome);

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { BackgroundCommand, BackgroundEnding, CommandControl, CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
 import { silentLogger } from '../agent/ports';
 import type { EnvironmentRules } from '../agent/secrets/secretEnv';
-import { nodeChildEnvironment } from './childEnv';
+import { spawnGroupLeader, type GroupChild } from './groupSpawn';
 import { BoundedOutput } from './boundedOutput';
 import { findExecutable } from './findExecutable';
 import { groupHasLiveMembers, signalGroup } from './processGroup';
@@ -60,7 +60,7 @@ interface Controlled {
 
 /** The spawned shell and the promises its ending is followed by. */
 interface Spawned {
-  child: ReturnType<typeof import('execa').execa>;
+  child: GroupChild;
   pgid: number;
   tag: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -117,25 +117,16 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     if (this.options.watchdog) ensureWatchdog();
     // Inherited by everything the command starts, even what leaves the group or session (setsid).
     const tag = nextTag(this.tag);
-    let child: ReturnType<typeof import('execa').execa>;
+    let child: GroupChild;
     try {
-      const { execa } = await import('execa');
-      child = execa(shell, ['-c', request.command], {
+      // Secrets stay out of commands: the inherited environment is cleaned by the one builder, not
+      // extended; the tag marks every process of this command (and what it starts) for the /proc sweep.
+      ({ child } = await spawnGroupLeader(shell, ['-c', request.command], {
         cwd: request.cwd,
-        // Secrets stay out of commands: the inherited environment is cleaned by the one builder, not
-        // extended; the tag marks every process of this command (and what it starts) for the /proc sweep.
-        env: nodeChildEnvironment({ kind: 'command', explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag }, rules: this.options.environment?.() }),
-        extendEnv: false,
-        detached: true,
-        cleanup: false,
+        explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag },
+        rules: this.options.environment?.(),
         stdin: 'ignore',
-        stdout: 'pipe',
-        stderr: 'pipe',
-        buffer: false,
-        reject: false,
-        stripFinalNewline: false,
-        windowsHide: true,
-      });
+      }));
     } catch (error) {
       output.append(`Could not start ${shell}: ${error instanceof Error ? error.message : String(error)}`);
       return done({});

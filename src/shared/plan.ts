@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { StepStatus } from './events';
 
-/** Which team member runs a step: `coder` edits and runs, `researcher` only reads, `reporter` writes documents. */
-export const StepRole = z.enum(['coder', 'researcher', 'reporter', 'browser']);
+/** Which team member runs a step: `coder` edits and runs, `researcher` only reads, `reporter` writes documents, `analyst` works on data in Python. */
+export const StepRole = z.enum(['coder', 'researcher', 'reporter', 'browser', 'analyst']);
 export type StepRole = z.infer<typeof StepRole>;
 
 /** One step of a plan; the same fields as the `PlanStep` of plan events (there `role` is any string). */

@@ -5,7 +5,7 @@ import { icon } from './icons';
 import { stepBudgetView } from './stepBudgetView';
 import type { AppState } from './store';
 
-const ROLES: readonly StepRole[] = ['coder', 'researcher', 'reporter', 'browser'];
+const ROLES: readonly StepRole[] = ['coder', 'researcher', 'reporter', 'browser', 'analyst'];
 
 /**
  * Plan review: the user rewords, reorders, deletes or adds steps, then runs the plan. Edits stay

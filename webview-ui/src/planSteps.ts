@@ -92,7 +92,7 @@ export class PlanSteps {
 }
 
 function roleLabel(role: string, t: AppState['t']): string {
-  return role === 'coder' || role === 'researcher' || role === 'reporter' || role === 'browser' ? t(`role.${role}`) : role;
+  return role === 'coder' || role === 'researcher' || role === 'reporter' || role === 'browser' || role === 'analyst' ? t(`role.${role}`) : role;
 }
 
 

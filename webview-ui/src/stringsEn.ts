@@ -201,6 +201,7 @@ export const en = {
   'role.researcher': 'Researcher',
   'role.reporter': 'Reporter',
   'role.browser': 'Browser',
+  'role.analyst': 'Data analyst',
   undoEdits: 'Undo this task’s edits',
   showChanges: 'Show changes',
   restoreBeforeStep: 'Restore to before this step…',

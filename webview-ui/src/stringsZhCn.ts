@@ -202,6 +202,7 @@ export const zhCN: Record<StringKey, string> = {
   'role.researcher': '调研',
   'role.reporter': '报告',
   'role.browser': '浏览器',
+  'role.analyst': '数据分析',
   undoEdits: '撤销此任务的修改',
   showChanges: '查看更改',
   restoreBeforeStep: '恢复到此步骤之前…',

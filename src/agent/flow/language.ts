@@ -56,6 +56,8 @@ export interface ReportStrings {
   steps: string;
   images: string;
   sources: string;
+  /** Heading of the tables `python_execute` printed (`show_table`). */
+  tables: string;
   status: Record<StepStatus, string>;
   outcome: Record<RunOutcome, string>;
 }
@@ -76,6 +78,7 @@ const EN: ReportStrings = {
   steps: 'Steps',
   images: 'Images',
   sources: 'Sources',
+  tables: 'Tables',
   status: {
     pending: 'pending',
     in_progress: 'in progress',
@@ -114,6 +117,7 @@ const ZH: ReportStrings = {
   steps: '步骤',
   images: '图片',
   sources: '来源',
+  tables: '表格',
   status: {
     pending: '待执行',
     in_progress: '进行中',

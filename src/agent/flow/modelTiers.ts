@@ -12,7 +12,7 @@ export interface ModelTiers {
 }
 
 /** Every part of the flow that calls a model. */
-export type FlowPart = 'coordinator' | 'lookFirst' | 'planner' | 'updater' | 'coder' | 'researcher' | 'reporter' | 'browser' | 'report';
+export type FlowPart = 'coordinator' | 'lookFirst' | 'planner' | 'updater' | 'coder' | 'researcher' | 'reporter' | 'browser' | 'report' | 'analyst';
 
 /** Which tier each part asks for. */
 export const TIER_OF: Record<FlowPart, keyof ModelTiers> = {
@@ -25,6 +25,7 @@ export const TIER_OF: Record<FlowPart, keyof ModelTiers> = {
   reporter: 'default',
   browser: 'vision',
   report: 'basic',
+  analyst: 'default',
 };
 
 /** The model a part of the flow uses: its tier when configured, else the default model. */

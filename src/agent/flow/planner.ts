@@ -4,6 +4,7 @@ import { flowUsage, runInner, type FlowContext } from './flowContext';
 import { languageInstruction, type Language } from './language';
 import { modelFor } from './modelTiers';
 import { lookFirstPrompt, lookFirstTools } from './roles';
+import { PYTHON_EXECUTE } from '../tools/python/pythonExecute';
 import { parseEstimate } from './stepBudget';
 import { structuredCall } from './structuredCall';
 
@@ -27,14 +28,18 @@ export type DraftPlan = z.infer<typeof DraftPlan>;
 /** Attempts after the first when the plan does not parse. */
 export const PLANNER_RETRIES = 2;
 
-/** The planner's system prompt. */
-export function plannerPrompt(maxSteps: number, language: Language): string {
+/** The analyst's line of the planner's prompt, sent only when `python_execute` is offered. */
+const ANALYST_LINE = '- analyst: analyses data files (CSV, Excel, JSON) in a Python session with pandas; makes charts (PNG, embedded in the report) and small tables.';
+
+/** The planner's system prompt; the analyst is offered only when the run has `python_execute`. */
+export function plannerPrompt(maxSteps: number, language: Language, analyst = false): string {
   return [
     'You are the planner of a small team working in the user\'s workspace (a code project). Break the task into ordered steps, each done by one member:',
     '- coder: changes files and runs commands (build, tests); checks its own changes.',
     '- researcher: reads and searches files; with web_search / web_fetch (when offered) also searches the web and reads pages; changes nothing.',
     '- browser: operates a headless web browser (navigate, click, type, read the page, screenshots) for sites that need interaction (forms, logins); changes no files.',
     '- reporter: writes documents (markdown) from what the team found.',
+    ...(analyst ? [ANALYST_LINE] : []),
     `Use as few steps as the work needs, at most ${maxSteps}. The member doing a step sees only the task, this plan and one-paragraph summaries of finished steps, so each description must say exactly what to do and what to deliver.`,
     'A final report is written automatically at the end: do not add a step just to summarise.',
     'Optionally give each step an `estimate` of its size: small, medium or large.',
@@ -57,7 +62,7 @@ export async function createPlan(ctx: FlowContext, research?: string): Promise<P
     : ctx.options.task;
   const result = await structuredCall({
     model: modelFor(ctx.options.models, 'planner'),
-    system: plannerPrompt(ctx.limits.maxPlanSteps, ctx.language),
+    system: plannerPrompt(ctx.limits.maxPlanSteps, ctx.language, ctx.options.tools.get(PYTHON_EXECUTE) !== undefined),
     user,
     choices: { create_plan: { description: 'Submit the plan.', schema: DraftPlan } },
     signal: ctx.signal,

@@ -66,7 +66,7 @@ export async function writeReport(ctx: FlowContext, state: FlowState, ending: En
   const notes = claimNotes(ctx, state, draft, strings);
   // Secrets out, web sources cited.
   const render = (folder: string) =>
-    o.events.redactText(withSources(renderReport(state, ending, draft, changed, images, folder, strings, notes), ctx.tracker.sources(), strings));
+    o.events.redactText(withSources(withTables(renderReport(state, ending, draft, changed, images, folder, strings, notes), ctx.tracker.tables(), strings), ctx.tracker.sources(), strings));
   const fileName = `${timestamp(o.clock.now())}-${slugify(state.plan.goal)}.md`;
   if (o.reportSink) return saveToSink(o.reportSink, ctx, render(''), fileName, draft.summary);
   const dir = (o.reportDir ?? DEFAULT_REPORT_DIR).replace(/\/+$/, '') || '.';
@@ -223,6 +223,14 @@ export function withSources(markdown: string, sources: readonly string[], string
   if (sources.length === 0) return markdown;
   const list = sources.map((url) => `- <${url.replace(/[<>\s]/g, encodeURIComponent)}>`).join('\n');
   return `${markdown.trimEnd()}\n\n## ${strings.sources}\n\n${list}\n`;
+}
+
+/** The report with a Tables section (what `python_execute`'s `show_table` printed) before the findings it backs. */
+export function withTables(markdown: string, tables: readonly string[], strings: ReportStrings): string {
+  if (tables.length === 0) return markdown;
+  const section = `## ${strings.tables}\n\n${tables.join('\n\n')}\n\n`;
+  const at = markdown.indexOf(`\n## ${strings.findings}\n`);
+  return at < 0 ? `${markdown.trimEnd()}\n\n${section}` : `${markdown.slice(0, at + 1)}${section}${markdown.slice(at + 1)}`;
 }
 
 /** Images among the changed files, plus images commands mentioned that exist now. */

@@ -7,6 +7,7 @@ import { createFlowContext, runInner, type FlowContext } from './flowContext';
 import { untoldEndings } from '../tools/backgroundEndings';
 import { flowStateFromEvents } from './flowStateFromEvents';
 import { detectLanguage } from './language';
+import { directTools } from './roles';
 import { commit, type Progress } from './planCommit';
 import { continuePlan } from './planRunner';
 import { applyRetry, restoredState } from './planState';
@@ -48,7 +49,7 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
-      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
+      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: directTools(options.tools, `${started.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
       return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
     });
   }
@@ -91,7 +92,7 @@ async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, in
   const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
   return settle(ctx, progress, async () => {
     const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];
-    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
+    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: directTools(options.tools, `${state.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
     return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
   });
 }

@@ -16,6 +16,7 @@ import { continuePlan, stopEnding } from './planRunner';
 import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
 import { readTaskImages } from './readTaskImages';
+import { directTools } from './roles';
 import { knownStops, taskEnding } from './taskEnding';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
@@ -116,13 +117,13 @@ async function review(ctx: FlowContext, progress: Progress): Promise<TaskResult 
   return undefined;
 }
 
-/** The plain single-agent run, with runAgent's default prompt and all tools. */
+/** The plain single-agent run, with runAgent's default prompt and all tools (`python_execute` only for data tasks). */
 async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
   progress.route = 'direct';
   const result = await runInner(ctx, {
     task: ctx.options.task,
     model: ctx.options.models.default,
-    tools: ctx.options.tools,
+    tools: directTools(ctx.options.tools, ctx.options.task),
     maxTurns: ctx.agentLimits.maxTurns,
     askAtTurnLimit: true,
     verifyAtFinish: true,

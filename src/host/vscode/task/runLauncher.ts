@@ -138,7 +138,9 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
   const workspace = new VscodeWorkspace(deps.baseWorkspace(folder.uri.fsPath), folder.uri, journal);
   // One browser per task: the web tools are built for this run and closed when it ends (Restricted Mode gets none).
   const web = trusted ? await deps.web?.(runId, folder.uri.fsPath, config).catch((error: unknown) => void deps.logger.warn('web tools unavailable', error)) : undefined;
-  const tools = toolsForTrust(withRunTools(deps.tools(), web?.tools ?? []), trusted);
+  // One Python session per task (python_execute), ended with it; Restricted Mode gets none.
+  const python = trusted ? deps.python?.(runId, folder.uri.fsPath, config) : undefined;
+  const tools = toolsForTrust(withRunTools(deps.tools(), [...(web?.tools ?? []), ...(python?.tools ?? [])]), trusted);
   // The core redacts every event before any listener (history, views) sees it.
   const events = new EventStream(runId, () => deps.clock.now(), (error) => deps.logger.error('event listener failed', error), deps.redact, thread?.firstSeq ?? 0);
   let finish!: () => void;
@@ -182,6 +184,7 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
     } finally {
       host.interactions.endReview();
       await web?.dispose().catch((error: unknown) => deps.logger.warn('closing the browser failed', error));
+      await python?.dispose().catch((error: unknown) => deps.logger.warn('ending the Python session failed', error));
       // The run ends only once its last state is on disk (a retry right after must find it).
       await states.settled();
       await deps.history.flush();

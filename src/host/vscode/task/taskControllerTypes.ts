@@ -15,6 +15,7 @@ import type { HistoryStore } from '../../../node/historyStore';
 import type { ModelProvider } from '../model/modelProvider';
 import type { RunStatusBar } from './runStatusBar';
 import type { TaskWeb } from '../../../node/web/nodeWebTools';
+import type { TaskPython } from '../../../node/python/taskPython';
 import type { TaskViewsPort } from '../../common/task/viewsPort';
 
 /** What the controller is built from; everything that touches VS Code or the world is passed in. */
@@ -45,6 +46,8 @@ export interface TaskControllerDeps {
   confirmWorkspaceSettings?: () => Promise<void>;
   /** Builds one run's web tools (web_fetch, web_search, its own browser) and image store; closed when the run ends. */
   web?: (runId: string, root: string, config: StepwiseConfig) => Promise<TaskWeb>;
+  /** Builds one run's `python_execute` over its own Python session; disposed (the interpreter ended) when the run ends. */
+  python?: (runId: string, root: string, config: StepwiseConfig) => TaskPython;
   /** Tells the UI what to do when no model is configured. */
   onNotConfigured: (error: unknown) => void;
   /** Folder of the checkpoint store (the extension's storage); checkpoints are off without it. */
