@@ -236,6 +236,8 @@ const PlanStep = z.object({
   title: z.string(),
   description: z.string(),
   role: z.string(),
+  /** A custom role's name, when the step is assigned to one. */
+  agent: z.string().optional(),
   status: StepStatus,
   /** The planner's size estimate in effective tokens: the step's token budget before it runs (none when absent). */
   estimate: z.number().int().positive().optional(),

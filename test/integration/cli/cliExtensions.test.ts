@@ -1,0 +1,158 @@
+import { strict as assert } from 'node:assert';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AgentEventOf } from '../../../src/shared/events';
+import { startFakeOpenAI, type FakeOpenAIServer, type FakeTurn, type RecordedRequest } from '../../support/fakeOpenAIServer';
+import { isRunning } from '../../support/processes';
+import { call, finish, flowScript, offeredTools, requestsOf, requestText, systemPrompt, type FlowScript } from '../flow/flowFake';
+import { startCli, type CliRun } from './cliProcess';
+
+// Issue 26, acceptance items 1 and 4 through the built CLI (`node dist/cli.js`) against the fake
+// model server: skills are offered by name and description and opened on demand; a custom role is
+// offered to the planner and its step gets exactly its tools; `/name args` runs a prompt file.
+
+/** Answers in order, whatever the conversation holds. */
+function seq(...turns: FakeTurn[]): () => FakeTurn {
+  let n = 0;
+  return () => turns[Math.min(n++, turns.length - 1)]!;
+}
+
+const REPORT = call('write_report', { summary: 'Reviewed.', findings: [], verification: '', left: [] });
+
+/** The description the fake sent with one offered tool. */
+function toolDescription(request: RecordedRequest, name: string): string {
+  const tool = (request.body?.tools ?? []).find((t) => t.function.name === name) as { function: { description?: string } } | undefined;
+  return tool?.function.description ?? '';
+}
+
+/** Everything a request carries: messages, tool calls and the tools' descriptions. */
+function everything(request: RecordedRequest): string {
+  return `${requestText(request)}\n${JSON.stringify(request.body?.tools ?? [])}`;
+}
+
+async function put(root: string, file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+  await writeFile(path.join(root, file), text);
+}
+
+describe('skills, custom roles and prompt files (built CLI)', function () {
+  this.timeout(60_000);
+  let ws: string;
+  let home: string;
+  let fake: FakeOpenAIServer | undefined;
+  const pids: number[] = [];
+
+  beforeEach(async () => {
+    ws = await mkdtemp(path.join(tmpdir(), 'stepwise-ext-'));
+    home = await mkdtemp(path.join(tmpdir(), 'stepwise-ext-home-'));
+    await writeFile(path.join(ws, 'README.md'), '# demo\n');
+  });
+  afterEach(async () => {
+    for (const pid of pids.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+    await fake?.close();
+    fake = undefined;
+    await rm(ws, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  async function run(args: string[], script: FlowScript): Promise<CliRun> {
+    fake = await startFakeOpenAI(flowScript(script));
+    const cli = startCli([...args, '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--auto-approve', 'read'], { HOME: home });
+    pids.push(cli.child.pid!);
+    return cli.done;
+  }
+
+  it('a skill is offered by name and description in the first request; its body only after the model opens it', async () => {
+    await put(ws, '.stepwise/skills/release-notes/SKILL.md', '---\nname: release-notes\ndescription: Writes release notes DESC-MARKER-A\n---\nBODY-MARKER-A: run scripts/collect.sh first.\n');
+    await put(ws, '.stepwise/skills/release-notes/scripts/collect.sh', 'echo collected\n');
+    await put(ws, '.claude/skills/lint-fix/SKILL.md', '---\nname: lint-fix\ndescription: "Fixes lint DESC-MARKER-B"\n---\nBODY-MARKER-B\n');
+    await put(home, '.stepwise/skills/mine/SKILL.md', '---\nname: mine\ndescription: The user skill DESC-MARKER-U\n---\nBODY-MARKER-U\n');
+    await put(ws, '.agents/skills/broken/SKILL.md', '---\nname: [unclosed\n---\nbody\n');
+    const r = await run(['run', 'Write the release notes', '--no-plan'], { direct: [call('skill', { name: 'release-notes' }), finish('done')] });
+    assert.equal(r.code, 0, r.stderr);
+    const [first, second] = requestsOf(fake!.requests, 'direct');
+    assert.ok(first && second, 'two requests to the model');
+    assert.ok(offeredTools(first).includes('skill'));
+    const offered = toolDescription(first, 'skill');
+    for (const marker of ['release-notes', 'DESC-MARKER-A', 'lint-fix', 'DESC-MARKER-B', 'mine', 'DESC-MARKER-U']) assert.ok(offered.includes(marker), `${marker} offered`);
+    for (const marker of ['BODY-MARKER-A', 'BODY-MARKER-B', 'BODY-MARKER-U']) assert.ok(!everything(first).includes(marker), `${marker} not in the first request`);
+    const opened = (second.body?.messages ?? []).find((m) => m.role === 'tool');
+    assert.match(String(opened?.content), /BODY-MARKER-A: run scripts\/collect\.sh first\./);
+    assert.match(String(opened?.content), /folder \.stepwise\/skills\/release-notes/);
+    assert.match(String(opened?.content), /scripts\//);
+    assert.ok(!everything(second).includes('BODY-MARKER-B'), 'a skill not opened stays closed');
+    assert.match(r.stderr, /skipped \.agents\/skills\/broken\/SKILL\.md: the front matter is not valid YAML/);
+  });
+
+  it('--no-extensions offers no skill', async () => {
+    await put(ws, '.stepwise/skills/release-notes/SKILL.md', '---\nname: release-notes\ndescription: Writes release notes\n---\nBody\n');
+    const r = await run(['run', 'Do it', '--no-plan', '--no-extensions'], { direct: [finish('done')] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!offeredTools(requestsOf(fake!.requests, 'direct')[0]!).includes('skill'));
+  });
+
+  it('a custom role is offered to the planner with its description; its step runs with exactly its tools and its prompt', async () => {
+    await put(ws, '.stepwise/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews changes DESC-MARKER-R\ntools: Read, Grep\nmodel: inherit\n---\nROLE-PROMPT-MARKER: you review, you never edit.\n');
+    await put(ws, '.github/agents/docs.agent.md', '---\ndescription: Writes docs DESC-MARKER-D\ntools: [read_file, write_file]\n---\nDocs prompt\n');
+    const plan = { goal: 'Review', thought: 'One review.', steps: [{ title: 'Review it', description: 'Review the README.', role: 'reviewer' }] };
+    const r = await run(['run', 'Review the README', '--plan'], {
+      planner: [call('create_plan', plan)],
+      'step:Review it': seq(call('search_files', { pattern: 'demo' }), finish('Looks fine.')),
+      updater: seq(call('keep_plan', {})),
+      report: seq(REPORT),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const planner = systemPrompt(requestsOf(fake!.requests, 'planner')[0]!);
+    assert.match(planner, /- reviewer: Reviews changes DESC-MARKER-R/);
+    assert.match(planner, /- docs: Writes docs DESC-MARKER-D/);
+    const created = r.events.find((e): e is AgentEventOf<'plan_created'> => e.type === 'plan_created');
+    assert.equal(created?.steps[0]?.agent, 'reviewer');
+    const steps = requestsOf(fake!.requests, 'step:Review it');
+    assert.ok(steps.length >= 1);
+    for (const request of steps) {
+      assert.deepEqual(offeredTools(request).sort(), ['finish', 'read_file', 'search_files']);
+      assert.match(systemPrompt(request), /ROLE-PROMPT-MARKER: you review, you never edit\./);
+    }
+  });
+
+  it('a planner that names an unknown role is told so and asked again', async () => {
+    const bad = { goal: 'Review', thought: 'x', steps: [{ title: 'Review it', description: 'Review.', role: 'nobody' }] };
+    await put(ws, '.stepwise/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews\ntools: Read\n---\nReview.\n');
+    const good = { ...bad, steps: [{ ...bad.steps[0], role: 'reviewer' }] };
+    let n = 0;
+    const r = await run(['run', 'Review', '--plan'], {
+      planner: () => call('create_plan', n++ === 0 ? bad : good),
+      'step:Review it': seq(finish('ok')),
+      updater: seq(call('keep_plan', {})),
+      report: seq(REPORT),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const retry = requestsOf(fake!.requests, 'planner')[1];
+    assert.ok(retry, 'the planner was asked again');
+    const told = (retry.body?.messages ?? []).filter((m) => m.role === 'tool' || m.role === 'user').map((m) => String(m.content)).pop();
+    assert.match(String(told), /role/);
+    assert.match(String(told), /reviewer/, 'the correction names the roles there are');
+  });
+
+  it('`stepwise run "/name args"` runs the prompt file with its arguments (.stepwise/prompts and .github/prompts)', async () => {
+    await put(ws, '.stepwise/prompts/changelog.md', '---\ndescription: Update the changelog\nargument-hint: VERSION\n---\nAdd a CHANGELOG entry for version $ARGUMENTS. PROMPT-MARKER-S\n');
+    await put(ws, '.github/prompts/explain.prompt.md', '---\ndescription: Explain\n---\nExplain ${input:topic} simply. PROMPT-MARKER-G\n');
+    const r = await run(['run', '/changelog 2.1.0', '--no-plan'], { direct: [finish('done')] });
+    assert.equal(r.code, 0, r.stderr);
+    const sent = requestText(requestsOf(fake!.requests, 'direct')[0]!);
+    assert.match(sent, /Add a CHANGELOG entry for version 2\.1\.0\. PROMPT-MARKER-S/);
+    await fake!.close();
+    const g = await run(['run', '/explain the event stream', '--no-plan'], { direct: [finish('done')] });
+    assert.equal(g.code, 0, g.stderr);
+    assert.match(requestText(requestsOf(fake!.requests, 'direct')[0]!), /Explain the event stream simply\. PROMPT-MARKER-G/);
+  });
+
+  it('an unknown /name is a usage error naming the prompt files there are; no model call is made', async () => {
+    await put(ws, '.stepwise/prompts/changelog.md', 'Update the changelog.\n');
+    const r = await run(['run', '/nosuch x', '--no-plan'], { direct: [finish('done')] });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no prompt file named \/nosuch; the prompt files here are: \/changelog/);
+    assert.equal(fake!.chatRequests().length, 0);
+  });
+});
