@@ -318,6 +318,14 @@ const TaskImagesEvent = z.object({
   section: z.string(),
 });
 
+/**
+ * A direct run handed a sub-task to a role (`delegate` tool call `callId`): the sub-run's own events
+ * follow, up to `delegate_finished`, and views show them nested under that call. The sub-run has a
+ * fresh context: its messages are not the outer conversation's.
+ */
+const DelegateStarted = z.object({ type: z.literal('delegate_started'), callId: z.string(), role: z.string(), task: z.string() });
+const DelegateFinished = z.object({ type: z.literal('delegate_finished'), callId: z.string(), role: z.string(), outcome: RunOutcome, summary: z.string() });
+
 /** Everything a run tells the world: the one event stream of architecture.md. */
 export const AgentEvent = z.discriminatedUnion('type', [
   RunStarted,
@@ -350,6 +358,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
   CompactionUndone,
   CheckpointTaken,
   TaskImagesEvent,
+  DelegateStarted,
+  DelegateFinished,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 

@@ -47,6 +47,17 @@ export function customRolePrompt(role: CustomRole, language: Language): string {
   return [`You are the "${role.name}" member of a small team.`, own, ...stepRules(language)].join('\n');
 }
 
+/** The prompt of a sub-task delegated by a direct run: the role's text, then the sub-task's rules. */
+export function subtaskPrompt(role: StepRole | CustomRole, language: Language): string {
+  const own = typeof role === 'string' ? ROLE_TEXT[role] : `You are the "${role.name}" member of a small team.\n${role.prompt.trim() || role.description}`;
+  return [
+    own,
+    'Another agent handed you ONE sub-task: the task below is all you know of its work. Do only that.',
+    'When it is done, call `finish` with a one-paragraph summary: what you did, files you changed, the facts asked for. If you cannot do it, call `finish` saying why.',
+    languageInstruction(language),
+  ].join('\n');
+}
+
 function stepRules(language: Language): string[] {
   return [
     'You carry out ONE step of a plan; other steps are done by others. Do only your step.',

@@ -155,4 +155,46 @@ describe('skills, custom roles and prompt files (built CLI)', function () {
     assert.match(r.stderr, /no prompt file named \/nosuch; the prompt files here are: \/changelog/);
     assert.equal(fake!.chatRequests().length, 0);
   });
+
+  it('a direct run delegates a sub-task to a role: fresh context, exactly its tools, its summary back; the sub-run is nested in the events', async () => {
+    await put(ws, '.stepwise/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews changes\ntools: Read, Grep\n---\nREVIEWER-PROMPT\n');
+    const isSub = (request: RecordedRequest) => systemPrompt(request).includes('Another agent handed you ONE sub-task');
+    const outer = seq(call('delegate', { role: 'reviewer', task: 'Check README.md for typos SUBTASK-MARKER' }), finish('Reviewed through the reviewer.'));
+    const inner = seq(call('read_file', { path: 'README.md' }), finish('No typos found SUB-SUMMARY'));
+    fake = await startFakeOpenAI((request) => (isSub(request) ? inner() : outer()));
+    const cli = startCli(['run', 'Review the README OUTER-TASK-MARKER', '--no-plan', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--auto-approve', 'read'], { HOME: home });
+    pids.push(cli.child.pid!);
+    const r = await cli.done;
+    assert.equal(r.code, 0, r.stderr);
+    const chats = fake.chatRequests();
+    const outerFirst = chats.find((c) => !isSub(c))!;
+    assert.ok(offeredTools(outerFirst).includes('delegate'));
+    assert.match(toolDescription(outerFirst, 'delegate'), /- reviewer: Reviews changes/);
+    const subs = chats.filter(isSub);
+    assert.equal(subs.length, 2);
+    for (const sub of subs) {
+      assert.deepEqual(offeredTools(sub).sort(), ['finish', 'read_file', 'search_files']);
+      assert.match(systemPrompt(sub), /REVIEWER-PROMPT/);
+      assert.doesNotMatch(requestText(sub), /OUTER-TASK-MARKER/, 'a fresh context: not the outer task');
+      assert.match(requestText(sub), /SUBTASK-MARKER/);
+    }
+    const outerLast = chats.filter((c) => !isSub(c)).at(-1)!;
+    const handedBack = (outerLast.body?.messages ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content)).join('\n');
+    assert.match(handedBack, /reviewer finished: No typos found SUB-SUMMARY/);
+    assert.doesNotMatch(requestText(outerLast), /REVIEWER-PROMPT/, 'the sub-run\'s messages stay out of the outer conversation');
+    const types = r.events.map((e) => (e.type === 'tool_call' || e.type === 'tool_result' ? `${e.type}:${e.name}` : e.type));
+    const at = (t: string) => types.indexOf(t);
+    assert.ok(at('tool_call:delegate') < at('delegate_started'));
+    assert.ok(at('delegate_started') < at('tool_call:read_file') && at('tool_result:read_file') < at('delegate_finished'));
+    assert.ok(at('delegate_finished') < at('tool_result:delegate'));
+    const ended = r.events.find((e): e is AgentEventOf<'delegate_finished'> => e.type === 'delegate_finished');
+    assert.equal(ended?.outcome, 'finished');
+    assert.equal(ended?.role, 'reviewer');
+  });
+
+  it('without custom roles a direct run is offered no delegate tool', async () => {
+    const r = await run(['run', 'Do it', '--no-plan'], { direct: [finish('done')] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!offeredTools(requestsOf(fake!.requests, 'direct')[0]!).includes('delegate'));
+  });
 });
