@@ -221,6 +221,8 @@ export interface PlanStepView {
   title: string;
   description: string;
   role: string;
+  /** A custom role's name, shown instead of `role`. */
+  agent?: string;
   status: StepStatus;
   summary?: string;
   /** The planner's estimate in effective tokens: the step's budget before it runs. */
