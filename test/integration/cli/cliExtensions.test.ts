@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentEventOf } from '../../../src/shared/events';
@@ -196,5 +196,22 @@ describe('skills, custom roles and prompt files (built CLI)', function () {
     const r = await run(['run', 'Do it', '--no-plan'], { direct: [finish('done')] });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!offeredTools(requestsOf(fake!.requests, 'direct')[0]!).includes('delegate'));
+  });
+
+  it('a skill\'s script runs through run_command with the usual approval: refused without it, run with it', async () => {
+    await put(ws, '.stepwise/skills/stamp/SKILL.md', '---\nname: stamp\ndescription: Stamps the build\n---\nRun `sh .stepwise/skills/stamp/stamp.sh`.\n');
+    await put(ws, '.stepwise/skills/stamp/stamp.sh', 'echo stamped > stamped.txt\n');
+    const turns = () => [call('skill', { name: 'stamp' }), call('run_command', { command: 'sh .stepwise/skills/stamp/stamp.sh' }), finish('done')];
+    const refused = await run(['run', 'Stamp the build', '--no-plan'], { direct: turns() });
+    const answered = refused.events.find((e): e is AgentEventOf<'approval_answered'> => e.type === 'approval_answered');
+    assert.equal(answered?.approved, false, 'no one approved the command (no terminal, command not auto-approved)');
+    await assert.rejects(readFile(path.join(ws, 'stamped.txt'), 'utf8'));
+    await fake!.close();
+    fake = await startFakeOpenAI(flowScript({ direct: turns() }));
+    const cli = startCli(['run', 'Stamp the build', '--no-plan', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--auto-approve', 'read,command'], { HOME: home });
+    pids.push(cli.child.pid!);
+    const ran = await cli.done;
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal((await readFile(path.join(ws, 'stamped.txt'), 'utf8')).trim(), 'stamped');
   });
 });
