@@ -85,11 +85,16 @@ describe('skills, custom roles and prompt files (built CLI)', function () {
     assert.match(r.stderr, /skipped \.agents\/skills\/broken\/SKILL\.md: the front matter is not valid YAML/);
   });
 
-  it('--no-extensions offers no skill', async () => {
-    await put(ws, '.stepwise/skills/release-notes/SKILL.md', '---\nname: release-notes\ndescription: Writes release notes\n---\nBody\n');
-    const r = await run(['run', 'Do it', '--no-plan', '--no-extensions'], { direct: [finish('done')] });
-    assert.equal(r.code, 0, r.stderr);
+  it('--no-extensions offers no skill; the context gauge counts the offered skills with the tools', async () => {
+    await put(ws, '.stepwise/skills/release-notes/SKILL.md', `---\nname: release-notes\ndescription: ${'Writes release notes from the merged pull requests. '.repeat(8)}\n---\nBody\n`);
+    const gauge = (r: CliRun) => r.events.find((e): e is AgentEventOf<'context'> => e.type === 'context')!.parts.systemAndTools;
+    const off = await run(['run', 'Do it', '--no-plan', '--no-extensions'], { direct: [finish('done')] });
+    assert.equal(off.code, 0, off.stderr);
     assert.ok(!offeredTools(requestsOf(fake!.requests, 'direct')[0]!).includes('skill'));
+    await fake!.close();
+    const on = await run(['run', 'Do it', '--no-plan'], { direct: [finish('done')] });
+    assert.equal(on.code, 0, on.stderr);
+    assert.ok(gauge(on) - gauge(off) > 80, `the skill's line is counted (${gauge(off)} -> ${gauge(on)} tokens)`);
   });
 
   it('a custom role is offered to the planner with its description; its step runs with exactly its tools and its prompt', async () => {
