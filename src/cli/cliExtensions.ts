@@ -15,7 +15,7 @@ export type CliExtensions = { ok: true; roles: LoadedExtensions['roles']; task: 
  * Reads the user's (`~/.stepwise/…`) and the workspace's skills, roles and prompt files (the CLI
  * runs where its user pointed it, so the workspace counts as trusted, as its rules files do;
  * `--no-extensions` reads none), reports files it skipped, adds the `skill` tool to the registry
- * and turns a `/name args` task into its prompt file's text.
+ * and turns a `/name args` task (or resume instruction) into its prompt file's text.
  */
 export async function cliExtensions(options: CliOptions, workspace: Workspace, registry: ToolRegistry, io: { env: NodeJS.ProcessEnv; warn: (text: string) => void; signal?: AbortSignal }): Promise<CliExtensions> {
   if (!options.extensions) return { ok: true, roles: [], task: options.task };
@@ -23,8 +23,7 @@ export async function cliExtensions(options: CliOptions, workspace: Workspace, r
   for (const problem of loaded.problems) io.warn(`stepwise: skipped ${problem}\n`);
   const tool = skillTool(loaded.skills);
   if (tool) registry.register(tool);
-  // A resume's instruction is words for the same task, never a new command.
-  if (options.command !== 'run') return { ok: true, roles: loaded.roles, task: options.task };
+  // `run "/name …"` and a resume's instruction (`resume <id> "/name …"`, a follow-up) alike.
   const command = expandPromptCommand(options.task, loaded.prompts);
   if (command.kind === 'unknown') {
     const known = command.known.length ? `: ${command.known.map((n) => `/${n}`).join(', ')}` : ' (none: add .stepwise/prompts/<name>.md or .github/prompts/<name>.prompt.md)';

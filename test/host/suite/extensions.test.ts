@@ -74,6 +74,17 @@ describe('skills, custom roles and prompt files in VS Code (trusted workspace)',
     assert.equal(server.chatRequests().length, before, 'no model call for an unknown /name');
   });
 
+  it('a follow-up typed as /changelog 3.0.0 runs the prompt file in the same conversation', async () => {
+    const server = await useFake({ direct: () => finish('done') });
+    const runId = await api.controller.start('Look at the README FIRST-TASK-MARKER', { planMode: 'never' });
+    assert.ok(runId);
+    await api.controller.whenIdle();
+    assert.ok(await api.controller.resume(runId, '/changelog 3.0.0'));
+    await api.controller.whenIdle();
+    const last = server.chatRequests().at(-1)!;
+    assert.match(requestText(last), /FIRST-TASK-MARKER[\s\S]*Add a CHANGELOG entry for 3\.0\.0\. HOST-PROMPT-MARKER/);
+  });
+
   it('a custom role is offered to the planner and its step runs with exactly its tools', async () => {
     const plan = { goal: 'Review', thought: 'x', steps: [{ title: 'Review it', description: 'Review README.md.', role: 'reviewer' }] };
     const server = await useFake({

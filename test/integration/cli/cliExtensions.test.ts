@@ -219,4 +219,18 @@ describe('skills, custom roles and prompt files (built CLI)', function () {
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal((await readFile(path.join(ws, 'stamped.txt'), 'utf8')).trim(), 'stamped');
   });
+
+  it('a follow-up (`stepwise resume <id> "/name args"`) runs the prompt file too', async () => {
+    await put(ws, '.stepwise/prompts/changelog.md', 'Add a CHANGELOG entry for version $ARGUMENTS. FOLLOWUP-MARKER\n');
+    const first = await run(['run', 'Look at the README', '--no-plan'], { direct: [finish('Looked.')] });
+    assert.equal(first.code, 0, first.stderr);
+    await fake!.close();
+    const id = first.envelopes[0]!.runId;
+    const r = await run(['resume', id, '/changelog 3.0.0'], { direct: () => finish('Added.') });
+    assert.equal(r.code, 0, r.stderr);
+    const last = fake!.chatRequests().at(-1)!;
+    const users = (last.body?.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
+    assert.match(users.at(-1) ?? '', /^Add a CHANGELOG entry for version 3\.0\.0\. FOLLOWUP-MARKER/);
+    assert.match(users[0] ?? '', /Look at the README/, 'the same conversation goes on');
+  });
 });

@@ -111,10 +111,7 @@ export class TaskController implements vscode.Disposable {
     const extensions = await this.readExtensions();
     // `/name args` runs a prompt file with its arguments; an unknown name starts nothing (as in the CLI).
     const command = expandPromptCommand(task, extensions.prompts);
-    if (command.kind === 'unknown') {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise has no prompt file named /{0} (prompt files: .stepwise/prompts/*.md and .github/prompts/*.prompt.md in a trusted workspace, ~/.stepwise/prompts/*.md).', command.name));
-      return undefined;
-    }
+    if (command.kind === 'unknown') return this.unknownPrompt(command.name);
     const text = command.kind === 'expanded' ? command.task : task;
     const planMode = options.planMode ?? this.deps.readConfig().planMode;
     const images = checkTaskImages(options.images ?? []);
@@ -149,16 +146,21 @@ export class TaskController implements vscode.Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('This run has no stored events to resume from.'));
       return undefined;
     }
+    // A follow-up may be `/name args` too; an unknown name changes nothing on screen.
+    const extensions = await this.readExtensions();
+    const command = expandPromptCommand(text, extensions.prompts);
+    if (command.kind === 'unknown') return this.unknownPrompt(command.name);
+    const instruction = command.kind === 'expanded' ? command.task : text;
     if (this.records.shown !== fromRunId) await this.records.reopen(fromRunId);
     const thread = { runId: fromRunId, firstSeq: await this.deps.history.nextSeq(fromRunId), title: taskWords(started.task) };
     await this.records.continueAfterCut(fromRunId, thread.firstSeq);
     return this.launch(text, false, async (ctx) =>
       resumeTask({
         ...taskOptions(ctx),
-        ...withExtensions(ctx.tools, await this.readExtensions()),
+        ...withExtensions(ctx.tools, extensions),
         history,
         resumedFrom: fromRunId,
-        instruction: await expandMentions(text, vscodeMentionResolver(ctx.workspace), ctx.signal),
+        instruction: await expandMentions(instruction, vscodeMentionResolver(ctx.workspace), ctx.signal),
         ...this.reportSink(),
       }),
     thread);
@@ -182,6 +184,12 @@ export class TaskController implements vscode.Disposable {
       return undefined;
     }
     return this.launch(saved.data.task, false, async (ctx) => retryStep({ ...taskOptions(ctx), ...withExtensions(ctx.tools, await this.readExtensions()), ...this.reportSink() }, saved.data, stepId));
+  }
+
+  /** Says that `/name` names no prompt file; nothing starts. */
+  private unknownPrompt(name: string): undefined {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise has no prompt file named /{0} (prompt files: .stepwise/prompts/*.md and .github/prompts/*.prompt.md in a trusted workspace, ~/.stepwise/prompts/*.md).', name));
+    return undefined;
   }
 
   /** The skills, custom roles and prompt files of a new run: the user's always, the workspace's only when it is trusted. */
