@@ -14,7 +14,7 @@ import { childEnvironmentRule } from './scripts/lint/childEnvironment.mjs';
 const NODE_SIDE = ['ALL'];
 export const LAYERS = {
   shared: { folder: 'src/shared', layers: [], packages: ['zod'], builtins: [] },
-  agent: { folder: 'src/agent', layers: ['shared'], packages: ['zod', 'openai', '@anthropic-ai/sdk', 'gpt-tokenizer', 'jsonrepair', 'web-tree-sitter'], builtins: [] },
+  agent: { folder: 'src/agent', layers: ['shared'], packages: ['zod', 'openai', '@anthropic-ai/sdk', 'gpt-tokenizer', 'jsonrepair', 'web-tree-sitter', 'yaml'], builtins: [] },
   // The web adapters: HTTP pages to markdown (readability, linkedom, turndown), charsets, the browser.
   node: { folder: 'src/node', layers: ['shared', 'agent'], packages: ['zod', 'execa', 'ignore', '@mozilla/readability', 'linkedom', 'turndown',
     'turndown-plugin-gfm', 'iconv-lite', 'playwright-core'], builtins: NODE_SIDE },

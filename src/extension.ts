@@ -36,6 +36,7 @@ import { PresetMemory } from './host/vscode/setup/presetMemory';
 import { chatBoxOf } from './host/vscode/views/chatBox';
 import { TaskViews } from './host/vscode/views/taskViews';
 import { adoptWindowHistory, workspacePlace } from './host/vscode/workspacePlace';
+import { promptSuggestions } from './host/common/task/hostExtensions';
 import { MentionSource, STEPWISE_OUTPUT_FOLDERS } from './host/common/mentions/mentionSource';
 import { setChildEnvironmentRules } from './node/childEnv';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
@@ -164,7 +165,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     webKeys,
     onKeyChanged: refresh,
     checkpoints: { home: checkpointsHome, folder, history, logger },
-    suggestMentions: async (query) => views.sendMentionSuggestions(query, await mentions.suggest(query)),
+    suggestMentions: async (query) => views.sendMentionSuggestions(query, query.startsWith('/') ? promptSuggestions((await task.readExtensions()).prompts, query) : await mentions.suggest(query)),
     chatBox: chatBoxOf(views),
   };
   late.commandDeps = commandDeps;

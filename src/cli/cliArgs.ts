@@ -48,6 +48,8 @@ export const CliOptions = z.object({
   contextWindow: z.number().int().positive().optional(),
   costBudget: z.number().positive().optional(),
   rules: z.boolean(),
+  /** Read skills, custom roles and prompt files (`--no-extensions`: none). */
+  extensions: z.boolean(),
   verify: z.array(z.string().min(1)),
   verifyMode: z.enum(['auto', 'off']),
 });
@@ -58,6 +60,7 @@ export class UsageError extends Error {}
 
 /** The usage text printed by `--help` and after usage errors. */
 export const USAGE = `Usage: stepwise run "<task>" [options]
+       stepwise run "/name [arguments]" [options]  run a prompt file (.stepwise/prompts/name.md) with its arguments
        stepwise tasks [--json]                     stored tasks, newest first, with their ids
        stepwise resume <task-id> ["<instruction>"] [options]
                                                    continue a stored task (from the folder it ran in)
@@ -87,6 +90,8 @@ Options:
   --context-window N       the model's context window (default: known for well-known models); older turns
                            are summarized when the conversation nears it
   --no-rules               do not read AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .stepwise/rules/
+  --no-extensions          do not read skills (SKILL.md), custom roles (.stepwise/agents/) or prompt files
+                           (/name tasks from .stepwise/prompts/), neither the workspace's nor ~/.stepwise's
   --mcp-config FILE        MCP servers ({"mcpServers": {...}})
   --allow-command PATTERN  run matching commands without asking (repeatable; e.g. "npm test", "git status*")
   --deny-command PATTERN   never run matching commands (repeatable; added to the default deny list)
@@ -163,6 +168,7 @@ const ARG_OPTIONS = {
   'cost-budget': { type: 'string' },
   'context-window': { type: 'string' },
   'no-rules': { type: 'boolean' },
+  'no-extensions': { type: 'boolean' },
   verify: { type: 'string', multiple: true },
   'verify-mode': { type: 'string' },
   json: { type: 'boolean' },
@@ -243,6 +249,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     contextWindow: values['context-window'] === undefined ? undefined : positiveInt('--context-window', values['context-window'], 1),
     costBudget: values['cost-budget'] === undefined ? undefined : positiveNumber('--cost-budget', values['cost-budget']),
     rules: !values['no-rules'],
+    extensions: !values['no-extensions'],
     verify: (values.verify ?? []).map((c) => c.trim()).filter(Boolean),
     verifyMode,
   });

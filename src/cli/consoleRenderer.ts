@@ -159,11 +159,7 @@ export class ConsoleRenderer {
         break;
       case 'plan_created':
       case 'plan_updated':
-        this.line(this.paint('1', event.type === 'plan_created' ? `Plan: ${event.goal}` : planChangeCli(event)));
-        for (const step of event.steps) {
-          const estimate = step.estimate === undefined ? '' : this.paint('2', `  ≈${compactTokens(step.estimate)} tokens`);
-          this.line(`  ${STATUS_ICON[step.status] ?? '?'} ${step.id}. [${step.role}] ${step.title}${estimate}`);
-        }
+        this.plan(event);
         break;
       case 'step_started':
         this.spend.delete(event.stepId);
@@ -182,6 +178,10 @@ export class ConsoleRenderer {
       case 'run_finished':
         this.runFinished(event, runId);
         break;
+      case 'delegate_started':
+      case 'delegate_finished':
+        this.delegate(event);
+        break;
       case 'rules_loaded':
         this.line(this.paint('2', `Rules: ${event.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')).join(', ')}`));
         break;
@@ -191,6 +191,21 @@ export class ConsoleRenderer {
       default:
         break;
     }
+  }
+
+  /** The plan as made or changed: one line per step, a custom role's name in place of its built-in role. */
+  private plan(event: AgentEventOf<'plan_created' | 'plan_updated'>): void {
+    this.line(this.paint('1', event.type === 'plan_created' ? `Plan: ${event.goal}` : planChangeCli(event)));
+    for (const step of event.steps) {
+      const estimate = step.estimate === undefined ? '' : this.paint('2', `  ≈${compactTokens(step.estimate)} tokens`);
+      this.line(`  ${STATUS_ICON[step.status] ?? '?'} ${step.id}. [${step.agent ?? step.role}] ${step.title}${estimate}`);
+    }
+  }
+
+  /** A delegated sub-run's start and end (its own tool calls print between them). */
+  private delegate(event: AgentEventOf<'delegate_started' | 'delegate_finished'>): void {
+    if (event.type === 'delegate_started') this.line(this.paint('1', `▶ delegated to ${event.role}: ${preview(event.task, 2)}`));
+    else this.line(`${event.outcome === 'finished' ? this.paint('32', '✓') : this.paint('31', '✗')} ${event.role} ${event.outcome}: ${preview(event.summary, 3)}`);
   }
 
   /** " (12k / 40k tokens)" for a budgeted step, saying so when its budget ended it; "" for others. */

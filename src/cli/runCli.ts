@@ -41,6 +41,7 @@ import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
 import { historyPruneFromEnv } from '../node/historyRules';
 import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
+import { cliExtensions } from './cliExtensions';
 
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
@@ -140,6 +141,13 @@ function startRun(options: CliOptions, ports: RetryStepOptions, resumed: AgentEv
   return runTask({ ...ports, task, planMode: options.planMode, review: review ? 'ask' : 'auto', reviewPlan: review, lookFirst: options.lookFirst });
 }
 
+/** Says a usage problem found once the run's resources were open, closes them and exits 2. */
+async function usageStop(io: CliIo, problem: string, closing: Promise<unknown>): Promise<number> {
+  io.stderr(`stepwise: ${problem}\n`);
+  await closing;
+  return EXIT.usage;
+}
+
 /** Runs `stepwise run | tasks | resume ...` to completion and returns the exit code; never throws for user errors. */
 export async function runCli(io: CliIo): Promise<number> {
   // A restore a crash interrupted is rolled back before any command looks at the workspace.
@@ -216,9 +224,11 @@ export async function runCli(io: CliIo): Promise<number> {
     shellSyntax: nodeShellSyntax,
   };
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
+  const extensions = await cliExtensions(options, workspace, registry, { env: io.env, warn: security.stderr, signal: io.signal });
+  if (!extensions.ok) return usageStop(io, extensions.usage, Promise.all([hub?.dispose(), commands.dispose(), web.dispose()]));
   // @file, @folder/ and @changes in the task (or the resume instruction) attach their content, as in VS Code's chat box.
-  const task = options.task ? await expandMentions(options.task, nodeMentionResolver(workspace), io.signal) : '';
-  const running = startRun(options, ports, resumed, task, review);
+  const task = extensions.task ? await expandMentions(extensions.task, nodeMentionResolver(workspace), io.signal) : '';
+  const running = startRun(options, { ...ports, roles: extensions.roles }, resumed, task, review);
   const result = await running.finally(async () => {
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);

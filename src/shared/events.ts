@@ -236,6 +236,8 @@ const PlanStep = z.object({
   title: z.string(),
   description: z.string(),
   role: z.string(),
+  /** A custom role's name, when the step is assigned to one. */
+  agent: z.string().optional(),
   status: StepStatus,
   /** The planner's size estimate in effective tokens: the step's token budget before it runs (none when absent). */
   estimate: z.number().int().positive().optional(),
@@ -316,6 +318,14 @@ const TaskImagesEvent = z.object({
   section: z.string(),
 });
 
+/**
+ * A direct run handed a sub-task to a role (`delegate` tool call `callId`): the sub-run's own events
+ * follow, up to `delegate_finished`, and views show them nested under that call. The sub-run has a
+ * fresh context: its messages are not the outer conversation's.
+ */
+const DelegateStarted = z.object({ type: z.literal('delegate_started'), callId: z.string(), role: z.string(), task: z.string() });
+const DelegateFinished = z.object({ type: z.literal('delegate_finished'), callId: z.string(), role: z.string(), outcome: RunOutcome, summary: z.string() });
+
 /** Everything a run tells the world: the one event stream of architecture.md. */
 export const AgentEvent = z.discriminatedUnion('type', [
   RunStarted,
@@ -348,6 +358,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
   CompactionUndone,
   CheckpointTaken,
   TaskImagesEvent,
+  DelegateStarted,
+  DelegateFinished,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 

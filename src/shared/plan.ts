@@ -11,6 +11,8 @@ export const PlanStep = z.object({
   title: z.string().min(1),
   description: z.string(),
   role: StepRole,
+  /** A custom role's name (`.stepwise/agents/…`): the step runs with that role's tools and prompt; `role` is then `coder`. */
+  agent: z.string().optional(),
   status: StepStatus,
   /** The planner's size estimate in effective tokens; the step's own token budget (none when absent). */
   estimate: z.number().int().positive().optional(),

@@ -106,7 +106,8 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 export const MentionSuggestion = z.object({
   label: z.string().max(1_000),
   insert: z.string().min(1).max(4_096),
-  kind: z.enum(['file', 'folder', 'problems', 'selection', 'terminal', 'changes']),
+  /** `command`: a prompt file, inserted as `/name` at the start of the box. */
+  kind: z.enum(['file', 'folder', 'problems', 'selection', 'terminal', 'changes', 'command']),
 });
 export type MentionSuggestion = z.infer<typeof MentionSuggestion>;
 

@@ -1,3 +1,4 @@
+import { nestRow } from './delegateNesting';
 import type { WebviewIntent, WebviewKind } from '../../src/shared/webviewProtocol';
 import { canRetryStep } from '../../src/shared/vocabulary';
 import { blockLines } from './blockLines';
@@ -66,19 +67,19 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
   /** The card object each rendered `<details>` currently shows. */
   const cards = new WeakMap<HTMLElement, ToolCard>();
   const renderer: RowRenderer<Item> = {
-    create: (item) => createRow(item),
+    create: (item) => nestRow(createRow(item), item),
     update(element, item, previous) {
       if (item.kind === 'tool' && previous.kind === 'tool') {
         patchTool(element, item, previous);
-        return element;
+        return nestRow(element, item);
       }
       if (item.kind === 'text' && previous.kind === 'text') {
         const body = element.querySelector('.markdown');
         if (body) body.innerHTML = markdownOf(item, item.text);
         element.classList.toggle('streaming', item.streaming);
-        return element;
+        return nestRow(element, item);
       }
-      return createRow(item);
+      return nestRow(createRow(item), item);
     },
     estimate(item) {
       switch (item.kind) {

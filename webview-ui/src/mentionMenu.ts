@@ -8,8 +8,15 @@ export function mentionAtCaret(text: string, caret: number): { query: string; st
   return { query: match[2]!.replace(/^"/, ''), start: caret - match[2]!.length - 1 };
 }
 
+/** The `/name` being typed at the very start of the box (a prompt file), as the query `/name`; `undefined` otherwise. */
+export function commandAtCaret(text: string, caret: number): { query: string; start: number } | undefined {
+  const match = /^(\s*)\/([A-Za-z0-9._-]*)$/.exec(text.slice(0, caret));
+  if (!match) return undefined;
+  return { query: `/${match[2]!}`, start: match[1]!.length };
+}
+
 /**
- * The chat box's `@` list: while the user types `@word`, asks the host for matches (debounced) and
+ * The chat box's `@` list (and its `/` list of prompt files at the start of the box): while the user types `@word`, asks the host for matches (debounced) and
  * shows them under the input; ↑/↓ move, Enter/Tab insert, Escape closes. A listbox with an active
  * descendant, so screen readers follow the choice.
  */
@@ -57,7 +64,8 @@ export class MentionMenu {
   }
 
   private onInput(): void {
-    const at = mentionAtCaret(this.input.value, this.input.selectionStart ?? this.input.value.length);
+    const caret = this.input.selectionStart ?? this.input.value.length;
+    const at = commandAtCaret(this.input.value, caret) ?? mentionAtCaret(this.input.value, caret);
     if (!at) return this.close();
     this.open = at;
     clearTimeout(this.timer);
@@ -69,7 +77,7 @@ export class MentionMenu {
     const caret = this.input.selectionStart ?? this.input.value.length;
     const before = this.input.value.slice(0, this.open.start);
     const after = this.input.value.slice(caret);
-    const inserted = `@${item.insert}${item.kind === 'folder' ? '' : ' '}`;
+    const inserted = item.kind === 'command' ? `/${item.insert} ` : `@${item.insert}${item.kind === 'folder' ? '' : ' '}`;
     this.input.value = before + inserted + after;
     const next = before.length + inserted.length;
     this.input.setSelectionRange(next, next);
@@ -89,7 +97,7 @@ export class MentionMenu {
     setShown(this.element, this.items.length > 0);
     replaceChildren(this.element, ...this.items.map((item, i) => {
       const row = h('div', { class: ['mention-item', i === this.active && 'active'], role: 'option', id: `mention-${i}`, 'aria-selected': String(i === this.active), 'data-kind': item.kind },
-        h('span', { class: 'mention-kind' }, item.kind === 'file' || item.kind === 'folder' ? '' : '@'), item.label);
+        h('span', { class: 'mention-kind' }, item.kind === 'file' || item.kind === 'folder' || item.kind === 'command' ? '' : '@'), item.label);
       row.addEventListener('mousedown', (event) => {
         event.preventDefault();
         this.pick(item);

@@ -76,7 +76,7 @@ export class PlanSteps {
         h('div', { class: 'step-line' }, h('span', { class: 'step-title' }, step.title), step.spend ? null : budget,
           h('span', { class: ['badge', `badge-${step.status}`] }, t(`step.${step.status}`))),
         step.spend ? budget : null,
-        h('div', { class: 'step-desc' }, h('span', { class: 'role' }, roleLabel(step.role, t)), step.description ? ` ${clip(step.description, 300)}` : ''),
+        h('div', { class: 'step-desc' }, h('span', { class: 'role' }, roleLabel(step.agent ?? step.role, t)), step.description ? ` ${clip(step.description, 300)}` : ''),
         // The step's summary is said once, under its header in the timeline (a click here scrolls to it).
         canRetryStep(step.status) ? h('div', { class: 'buttons' }, button(t('retry'), () => this.post({ type: 'retryStep', stepId: step.id }), { icon: icon('retry'), action: 'retry' })) : null));
     if (step.summary) li.title = clip(step.summary, 600);

@@ -6,6 +6,7 @@ import { stateForOutcome } from '../../src/shared/outcomeClass';
 import { applyStepUsage, carriedStep, markBudgetReached } from './stepSpend';
 import { outputSource } from './outputSource';
 import { withRetry } from './retryState';
+import { delegateFinished, delegateStarted, nested } from './delegateNesting';
 
 /** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
 export const OUTPUT_KEEP_CHARS = 16 * 1024;
@@ -175,6 +176,10 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       return runFinished(view, event, seq);
     case 'checkpoint':
       return checkpointTaken(view, event);
+    case 'delegate_started':
+      return delegateStarted(closeText(view), event);
+    case 'delegate_finished':
+      return delegateFinished(closeText(view), event);
   }
 }
 
@@ -358,7 +363,7 @@ function updateItem(view: RunView, id: string, change: (item: Item) => Item): Ru
 }
 
 function append(view: RunView, item: Item): RunView {
-  return { ...view, items: [...view.items, item] };
+  return { ...view, items: [...view.items, nested(view, item)] };
 }
 
 /** Searches from the end: the item an event refers to is almost always recent. */

@@ -8,6 +8,8 @@ interface ItemBase {
   id: string;
   /** The plan step that was running when the item arrived. */
   stepId?: string;
+  /** The `delegate` call whose sub-run produced the item (shown nested under that call). */
+  nestedIn?: string;
 }
 
 /** The user's task (or a follow-up) that started a run. */
@@ -219,6 +221,8 @@ export interface PlanStepView {
   title: string;
   description: string;
   role: string;
+  /** A custom role's name, shown instead of `role`. */
+  agent?: string;
   status: StepStatus;
   summary?: string;
   /** The planner's estimate in effective tokens: the step's budget before it runs. */
@@ -269,6 +273,8 @@ export interface RunView {
   retrying?: { attempt: number; of?: number; until: number; reason: string };
   /** The text item that deltas currently extend. */
   openTextId?: string;
+  /** Call ids of the `delegate` sub-runs open now, innermost last. */
+  delegating?: readonly string[];
   /** The text item of the current assistant message (deltas since the last turn or message). */
   turnTextId?: string;
 }

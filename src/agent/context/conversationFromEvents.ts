@@ -11,7 +11,14 @@ import { repairToolPairing } from './messageHistory';
  */
 export function conversationFromEvents(events: readonly AgentEvent[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
+  // A delegated sub-run had its own fresh context: its messages are not this conversation's.
+  let nested = 0;
   for (const event of events) {
+    if (event.type === 'delegate_started' || event.type === 'delegate_finished') {
+      nested = Math.max(0, nested + (event.type === 'delegate_started' ? 1 : -1));
+      continue;
+    }
+    if (nested > 0) continue;
     switch (event.type) {
       case 'run_started':
         messages.push({ role: 'user', content: event.task });

@@ -16,7 +16,7 @@ export function renderPlan(plan: Plan, notes: Record<string, string>, current?: 
   const lines = [`Goal: ${plan.goal}`];
   plan.steps.forEach((step, index) => {
     const mark = step.id === current ? '  <- current step' : '';
-    lines.push(`${index + 1}. [${step.status}] (${step.role}) ${step.title} {id: ${step.id}}${mark}`);
+    lines.push(`${index + 1}. [${step.status}] (${step.agent ?? step.role}) ${step.title} {id: ${step.id}}${mark}`);
     const note = notes[step.id];
     if (note && step.id !== current) lines.push(`   Summary: ${note.replace(/\n+/g, ' ')}`);
   });

@@ -41,7 +41,10 @@ export function planFromDrafts(original: Plan, drafts: readonly PlanStepDraft[])
     const id = known ? draft.id! : nextStepId([...original.steps, ...steps]);
     // A kept step keeps what the view does not carry (its estimate), so an untouched plan stays the same plan.
     const before = known ? original.steps.find((s) => s.id === id) : undefined;
-    steps.push({ ...before, id, title: draft.title, description: draft.description, role: draft.role, status: 'pending' });
+    const { agent, ...kept } = before ?? {};
+    // A custom role stays with its step unless the user picked another role for it.
+    const stillAgent = agent && before?.role === draft.role ? { agent } : {};
+    steps.push({ ...kept, ...stillAgent, id, title: draft.title, description: draft.description, role: draft.role, status: 'pending' });
   }
   return { goal: original.goal, thought: original.thought, steps };
 }
@@ -57,6 +60,6 @@ export function samePlan(shown: Plan, reviewed: Plan): boolean {
     const b = reviewed.steps[i]!;
     // The view trims what it sends back: spaces around a title or description are not an edit.
     const text = (x: string, y: string) => x.trim() === y.trim();
-    return a.id === b.id && text(a.title, b.title) && text(a.description, b.description) && a.role === b.role && a.status === b.status && a.estimate === b.estimate;
+    return a.id === b.id && text(a.title, b.title) && text(a.description, b.description) && a.role === b.role && a.agent === b.agent && a.status === b.status && a.estimate === b.estimate;
   });
 }

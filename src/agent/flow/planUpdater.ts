@@ -14,7 +14,8 @@ export const RemainingStep = z.object({
   id: z.string().optional(),
   title: z.string().min(1),
   description: z.string().min(1),
-  role: StepRole,
+  /** A built-in role, or a custom role's name (`.stepwise/agents/…`). */
+  role: z.string().min(1).describe('coder, researcher, browser, reporter, or a custom member the plan names'),
   status: z.enum(['pending', 'blocked']).optional(),
   /** Optional size (small / medium / large or tokens); unusable values are dropped, never an error. */
   estimate: z.unknown().optional(),
@@ -78,7 +79,7 @@ export async function reviseAfterStep(ctx: FlowContext, state: FlowState, step: 
     });
     if (!result.ok) return { kind: 'keep', notice: `The plan updater's answer was unusable (${result.error}); the plan is kept.` };
     if (result.name === 'keep_plan') return { kind: 'keep', reason: result.value.reason };
-    const applied = applyRemaining(state.plan, result.value.steps, ctx.limits.maxPlanSteps);
+    const applied = applyRemaining(state.plan, result.value.steps, ctx.limits.maxPlanSteps, customNames(ctx));
     return { kind: 'update', reason: result.value.reason, ...applied };
   }
   return afterFailure(ctx, state.plan, step, run, common);
@@ -108,10 +109,25 @@ async function afterFailure(
   if (result.name === 'split_step') {
     const value = result.value;
     const rest = plan.steps.filter((s) => !isDone(s) && s.id !== step.id);
-    const applied = applyRemaining(plan, [...value.steps, ...rest], ctx.limits.maxPlanSteps);
+    const applied = applyRemaining(plan, [...value.steps, ...rest], ctx.limits.maxPlanSteps, customNames(ctx));
     return { kind: 'split', reason: value.reason, ...applied };
   }
   return { kind: result.name === 'skip_step' ? 'skip' : 'stop', reason: result.value.reason };
+}
+
+/** The task's custom role names (the updater may assign a step to one, as the planner may). */
+function customNames(ctx: FlowContext): string[] {
+  return (ctx.options.roles ?? []).map((r) => r.name);
+}
+
+/** A remaining step's role: built in, or a custom role (`role: coder` + `agent`); an unknown name runs as `coder`, with a notice. */
+function whoRuns(entry: { role: string; agent?: string }, custom: readonly string[], notices: string[]): Pick<PlanStep, 'role' | 'agent'> {
+  if (entry.agent) return { role: 'coder', agent: entry.agent };
+  const builtin = StepRole.safeParse(entry.role);
+  if (builtin.success) return { role: builtin.data };
+  if (custom.includes(entry.role)) return { role: 'coder', agent: entry.role };
+  notices.push(`The plan updater named an unknown member "${entry.role}"; that step runs as coder.`);
+  return { role: 'coder' };
 }
 
 /**
@@ -120,7 +136,7 @@ async function afterFailure(
  * finished step are dropped, with a notice), ids stay unique, and the plan keeps at most
  * `maxSteps` steps (extra new steps are cut, with a notice).
  */
-export function applyRemaining(plan: Plan, remaining: readonly RemainingStep[], maxSteps: number): { plan: Plan; notices: string[] } {
+export function applyRemaining(plan: Plan, remaining: ReadonlyArray<RemainingStep & { agent?: string }>, maxSteps: number, custom: readonly string[] = []): { plan: Plan; notices: string[] } {
   const notices: string[] = [];
   const done = plan.steps.filter(isDone);
   const open = new Map(plan.steps.filter((s) => !isDone(s)).map((s) => [s.id, s]));
@@ -129,7 +145,7 @@ export function applyRemaining(plan: Plan, remaining: readonly RemainingStep[], 
   for (const entry of remaining) {
     const existing = entry.id === undefined ? undefined : byId.get(entry.id);
     if (existing && isDone(existing)) {
-      if (existing.title !== entry.title || existing.description !== entry.description || existing.role !== entry.role) {
+      if (existing.title !== entry.title || existing.description !== entry.description || (existing.agent ?? existing.role) !== (entry.agent ?? entry.role)) {
         notices.push(`The plan updater tried to change ${existing.status} step "${existing.title}"; finished steps cannot change, so that change was ignored.`);
       }
       continue;
@@ -138,7 +154,7 @@ export function applyRemaining(plan: Plan, remaining: readonly RemainingStep[], 
     const id = keepId ? entry.id! : nextStepId([...plan.steps, ...next]);
     const estimate = parseEstimate(entry.estimate) ?? (keepId ? open.get(id)?.estimate : undefined);
     const status = entry.status ?? 'pending';
-    next.push({ id, title: entry.title, description: entry.description, role: entry.role, status, ...(estimate ? { estimate } : {}) });
+    next.push({ id, title: entry.title, description: entry.description, ...whoRuns(entry, custom, notices), status, ...(estimate ? { estimate } : {}) });
   }
   const room = Math.max(0, maxSteps - done.length);
   if (next.length > room) {

@@ -7,6 +7,8 @@ import { lookFirstPrompt, lookFirstTools } from './roles';
 import { PYTHON_EXECUTE } from '../tools/python/pythonExecute';
 import { parseEstimate } from './stepBudget';
 import { structuredCall } from './structuredCall';
+import { customRolesForPlanner } from '../extensions/customRoles';
+import type { CustomRole } from '../extensions/extensionTypes';
 
 /** A step as the planner writes it; ids and statuses are the flow's business. */
 export const DraftStep = z.object({
@@ -31,8 +33,15 @@ export const PLANNER_RETRIES = 2;
 /** The analyst's line of the planner's prompt, sent only when `python_execute` is offered. */
 const ANALYST_LINE = '- analyst: analyses data files (CSV, Excel, JSON) in a Python session with pandas; makes charts (PNG, embedded in the report) and small tables.';
 
-/** The planner's system prompt; the analyst is offered only when the run has `python_execute`. */
-export function plannerPrompt(maxSteps: number, language: Language, analyst = false): string {
+/** The arguments of `create_plan` when custom roles are offered: `role` may also name one of them. */
+function draftPlanFor(roles: readonly CustomRole[]) {
+  if (roles.length === 0) return DraftPlan;
+  const names = [...StepRole.options, ...roles.map((r) => r.name)] as [string, ...string[]];
+  return DraftPlan.extend({ steps: z.array(DraftStep.extend({ role: z.enum(names) })).min(1) });
+}
+
+/** The planner's system prompt; the analyst is offered only when the run has `python_execute`, custom roles (when given) beside the built-in members. */
+export function plannerPrompt(maxSteps: number, language: Language, analyst = false, roles: readonly CustomRole[] = []): string {
   return [
     'You are the planner of a small team working in the user\'s workspace (a code project). Break the task into ordered steps, each done by one member:',
     '- coder: changes files and runs commands (build, tests); checks its own changes.',
@@ -40,6 +49,7 @@ export function plannerPrompt(maxSteps: number, language: Language, analyst = fa
     '- browser: operates a headless web browser (navigate, click, type, read the page, screenshots) for sites that need interaction (forms, logins); changes no files.',
     '- reporter: writes documents (markdown) from what the team found.',
     ...(analyst ? [ANALYST_LINE] : []),
+    ...customRolesForPlanner(roles),
     `Use as few steps as the work needs, at most ${maxSteps}. The member doing a step sees only the task, this plan and one-paragraph summaries of finished steps, so each description must say exactly what to do and what to deliver.`,
     'A final report is written automatically at the end: do not add a step just to summarise.',
     'Optionally give each step an `estimate` of its size: small, medium or large.',
@@ -57,14 +67,15 @@ export type PlanOutcome = { ok: true; plan: Plan; notices: string[] } | { ok: fa
  * than `maxPlanSteps` are cut, with a notice.
  */
 export async function createPlan(ctx: FlowContext, research?: string): Promise<PlanOutcome> {
+  const roles = ctx.options.roles ?? [];
   const user = research
     ? `${ctx.options.task}\n\n# What a first look at the workspace found\n${research}`
     : ctx.options.task;
   const result = await structuredCall({
     model: modelFor(ctx.options.models, 'planner'),
-    system: plannerPrompt(ctx.limits.maxPlanSteps, ctx.language, ctx.options.tools.get(PYTHON_EXECUTE) !== undefined),
+    system: plannerPrompt(ctx.limits.maxPlanSteps, ctx.language, ctx.options.tools.get(PYTHON_EXECUTE) !== undefined, roles),
     user,
-    choices: { create_plan: { description: 'Submit the plan.', schema: DraftPlan } },
+    choices: { create_plan: { description: 'Submit the plan.', schema: draftPlanFor(roles) } },
     signal: ctx.signal,
     maxRetries: PLANNER_RETRIES,
     onUsage: flowUsage(ctx),
@@ -84,9 +95,12 @@ export async function createPlan(ctx: FlowContext, research?: string): Promise<P
     plan: {
       goal: draft.goal,
       thought: draft.thought,
-      steps: steps.map(({ estimate, ...step }, index) => {
+      steps: steps.map(({ estimate, role, ...step }, index) => {
         const tokens = parseEstimate(estimate);
-        return { ...step, id: String(index + 1), status: 'pending' as const, ...(tokens ? { estimate: tokens } : {}) };
+        // A custom role's step keeps `coder` as its built-in role (views, older readers) and names the role in `agent`.
+        const builtin = StepRole.safeParse(role);
+        const who = builtin.success ? { role: builtin.data } : { role: 'coder' as const, agent: role };
+        return { ...step, ...who, id: String(index + 1), status: 'pending' as const, ...(tokens ? { estimate: tokens } : {}) };
       }),
     },
   };

@@ -4,6 +4,7 @@ import type { ChatMessage } from '../model/types';
 import type { FlowState } from './flowState';
 import { StepwiseError } from '../errors';
 import { createFlowContext, runInner, type FlowContext } from './flowContext';
+import { withDelegate } from './delegateTool';
 import { untoldEndings } from '../tools/backgroundEndings';
 import { flowStateFromEvents } from './flowStateFromEvents';
 import { detectLanguage } from './language';
@@ -49,7 +50,7 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
-      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: directTools(options.tools, `${started.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
+      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: directTools(withDelegate(ctx), `${started.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
       return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
     });
   }

@@ -3,6 +3,7 @@ import { PYTHON_EXECUTE } from '../tools/python/pythonExecute';
 import { isReadOnlyTool, type AnyTool } from '../tools/tool';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { languageInstruction, type Language } from './language';
+import type { CustomRole } from '../extensions/extensionTypes';
 
 /** Web tools that only read (the browser can submit forms, so it is not one of them). */
 const WEB_READ_TOOLS = new Set(['web_fetch', 'web_search']);
@@ -60,12 +61,32 @@ const ROLE_TEXT: Record<StepRole, string> = {
 
 /** The short system prompt of a role's step agent. */
 export function rolePrompt(role: StepRole, language: Language): string {
+  return [ROLE_TEXT[role], ...stepRules(language)].join('\n');
+}
+
+/** A custom role's step prompt: the role's own text (its file's body), then the same step rules as the built-in roles. */
+export function customRolePrompt(role: CustomRole, language: Language): string {
+  const own = role.prompt.trim() || `You are ${role.name}: ${role.description}`;
+  return [`You are the "${role.name}" member of a small team.`, own, ...stepRules(language)].join('\n');
+}
+
+/** The prompt of a sub-task delegated by a direct run: the role's text, then the sub-task's rules. */
+export function subtaskPrompt(role: StepRole | CustomRole, language: Language): string {
+  const own = typeof role === 'string' ? ROLE_TEXT[role] : `You are the "${role.name}" member of a small team.\n${role.prompt.trim() || role.description}`;
   return [
-    ROLE_TEXT[role],
+    own,
+    'Another agent handed you ONE sub-task: the task below is all you know of its work. Do only that.',
+    'When it is done, call `finish` with a one-paragraph summary: what you did, files you changed, the facts asked for. If you cannot do it, call `finish` saying why.',
+    languageInstruction(language),
+  ].join('\n');
+}
+
+function stepRules(language: Language): string[] {
+  return [
     'You carry out ONE step of a plan; other steps are done by others. Do only your step.',
     'When the step is done, call `finish` with a one-paragraph summary: what you did, files you changed or wrote, results and facts the next steps need. If you cannot do the step, call `finish` saying why.',
     languageInstruction(language),
-  ].join('\n');
+  ];
 }
 
 /** The system prompt of the look-first pass before planning. */

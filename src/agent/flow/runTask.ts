@@ -7,6 +7,7 @@ import { loadTaskRules } from '../loop/applyRules';
 import { describeIssues } from '../tools/toolRegistry';
 import { routeTask } from './coordinator';
 import { createFlowContext, runInner, stopReason, type FlowContext } from './flowContext';
+import { withDelegate } from './delegateTool';
 import { FlowState } from './flowState';
 import { detectLanguage } from './language';
 import { acceptReviewedPlan, samePlan } from './planReview';
@@ -117,13 +118,13 @@ async function review(ctx: FlowContext, progress: Progress): Promise<TaskResult 
   return undefined;
 }
 
-/** The plain single-agent run, with runAgent's default prompt and all tools (`python_execute` only for data tasks). */
+/** The plain single-agent run, with runAgent's default prompt and all tools (`python_execute` only for data tasks, `delegate` when there are custom roles). */
 async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
   progress.route = 'direct';
   const result = await runInner(ctx, {
     task: ctx.options.task,
     model: ctx.options.models.default,
-    tools: directTools(ctx.options.tools, ctx.options.task),
+    tools: directTools(withDelegate(ctx), ctx.options.task),
     maxTurns: ctx.agentLimits.maxTurns,
     askAtTurnLimit: true,
     verifyAtFinish: true,

@@ -6,7 +6,11 @@ import { modelFor } from './modelTiers';
 import { commit, type Progress } from './planCommit';
 import { applyStepResult, applyStepStart } from './planState';
 import { clipNote, stepContext, stepTask } from './planContext';
-import { rolePrompt, toolsForRole } from './roles';
+import { customRolePrompt, rolePrompt, toolsForRole } from './roles';
+import { modelForCustomRole, toolsForCustomRole } from '../extensions/customRoles';
+import type { PlanStep } from '../../shared/plan';
+import type { Model } from '../model/types';
+import type { ToolRegistry } from '../tools/toolRegistry';
 import { StepBudget, stepTokenBudget } from './stepBudget';
 
 /**
@@ -27,15 +31,16 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   await ctx.guards.checkpoints.take('step', { stepId: step.id, stepNumber, stepTitle: step.title }, ctx.signal);
   const limit = stepTokenBudget(step.estimate, ctx.budget);
   const stepBudget = limit === undefined ? undefined : new StepBudget(limit, ctx.budget, (event) => ctx.options.events.emit(event), step.id);
-  const tools = toolsForRole(ctx.options.tools, step.role);
+  const who = stepAgent(ctx, step);
+  const tools = who.tools;
   const result = await runInner(ctx, {
     task: resumed ? resumed.instruction : stepTask(state, step),
     ...(resumed ? { history: [{ role: 'user' as const, content: stepTask(state, step) }, ...resumed.messages] } : {}),
     pinned: stepContext(state, step),
-    model: modelFor(ctx.options.models, step.role),
+    model: who.model,
     tools: stepBudget ? stepBudget.wrap(tools) : tools,
     maxTurns: ctx.limits.maxTurnsPerStep,
-    systemPrompt: rolePrompt(step.role, ctx.language),
+    systemPrompt: who.systemPrompt,
     toolChoice: 'required',
     // Only the step that ends the plan is asked for evidence: earlier steps hand over to later ones.
     verifyAtFinish: !state.plan.steps.some((s) => s.status === 'pending'),
@@ -52,6 +57,18 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   const status = completed ? 'completed' : stop === 'cancelled' ? 'stopped' : 'failed';
   commit(ctx, progress, applyStepResult(progress.state!, stepId, { status, summary, ...(budgetReached ? { budgetReached } : {}) }));
   return { status, summary, outcome, ...(budgetReached ? { budgetReached } : {}) };
+}
+
+/**
+ * Who runs a step: its custom role (exactly the role's tools, its prompt and tier) when the step
+ * names one the task still has, else its built-in role.
+ */
+function stepAgent(ctx: FlowContext, step: PlanStep): { tools: ToolRegistry; model: Model; systemPrompt: string } {
+  const custom = step.agent ? ctx.options.roles?.find((r) => r.name === step.agent) : undefined;
+  if (custom) {
+    return { tools: toolsForCustomRole(ctx.options.tools, custom), model: modelForCustomRole(ctx.options.models, custom), systemPrompt: customRolePrompt(custom, ctx.language) };
+  }
+  return { tools: toolsForRole(ctx.options.tools, step.role), model: modelFor(ctx.options.models, step.role), systemPrompt: rolePrompt(step.role, ctx.language) };
 }
 
 function budgetNote(stepBudget: StepBudget, result: AgentRunResult): string {

@@ -10,6 +10,7 @@ import type { FlowState } from './flowState';
 import type { ModelTiers } from './modelTiers';
 import type { ReportSink } from './reportSink';
 import type { CheckedImage } from './taskImages';
+import type { CustomRole } from '../extensions/extensionTypes';
 
 /** Limits of a whole task. */
 export interface FlowLimits {
@@ -71,6 +72,8 @@ export interface RunTaskOptions extends TaskPorts {
   verify?: VerifySettings;
   /** The shell parser (the shells' `nodeShellSyntax`): checks the agent runs inside a command line count as evidence. */
   shellSyntax?: () => Promise<ShellSyntax>;
+  /** Custom roles (`.stepwise/agents/…`, see extensions/loadExtensions.ts): offered to the planner beside the built-in ones. */
+  roles?: readonly CustomRole[];
   /** Images the user attached (checked by `checkTaskImages`); read once by the vision model at the start (see taskImages.ts). */
   taskImages?: readonly CheckedImage[];
 }

@@ -4,11 +4,12 @@
  * (rules files) or run code later (git hooks, direnv). Writing one always asks the user, even when
  * edits are auto-approved or allowed "always" for the session.
  */
-const PROTECTED_FOLDERS = ['.vscode', '.stepwise', '.git', '.husky', '.devcontainer'];
+const PROTECTED_FOLDERS = ['.vscode', '.stepwise', '.git', '.husky', '.devcontainer', '.claude', '.agents'];
 const PROTECTED_FILES = ['mcp.json', 'agents.md', 'claude.md', 'gemini.md', '.cursorrules', '.clinerules', '.windsurfrules', '.roorules', '.stepwiseignore', '.envrc', '.gitmodules'];
 /** Inside protected folders but only output: the default reports folder (reports configure nothing). */
 const OUTPUT_FOLDERS = ['.stepwise/reports/'];
-const PROTECTED_PATHS = ['.github/copilot-instructions.md', '.github/instructions', '.github/workflows', '.cursor/rules', '.clinerules', '.roo'];
+// Skills, custom roles and prompt files (`.agents/skills`, `.claude/…` above) are instructions Stepwise follows later.
+const PROTECTED_PATHS = ['.github/copilot-instructions.md', '.github/instructions', '.github/workflows', '.github/agents', '.github/prompts', '.cursor/rules', '.clinerules', '.roo'];
 
 /** Why `path` (workspace-relative, `/` separators) is protected, or `undefined`. Case-insensitive, as some file systems are. */
 export function protectedPathReason(path: string): string | undefined {

@@ -10,8 +10,10 @@ const PROTECTED: string[] = [
   '.vscode/settings.json', '.VSCode/Settings.json', '.stepwise/mcp.json', '.stepwise/rules/style.md', 'mcp.json', 'sub/dir/mcp.json',
   'AGENTS.md', 'docs/CLAUDE.md', '.github/copilot-instructions.md', '.git/hooks/pre-commit', '.git/config', './.vscode/tasks.json',
   '.husky/pre-commit', '.envrc', '.stepwiseignore', '.gitmodules', '.stepwise/reports/mcp.json', '.stepwise/reports/.git/config',
+  // Skills, custom roles and prompt files: instructions the agent follows in later tasks.
+  '.stepwise/skills/x/SKILL.md', '.agents/skills/x/run.sh', '.claude/agents/reviewer.md', '.claude/skills/x/SKILL.md', '.github/agents/doc.agent.md', '.github/prompts/fix.prompt.md',
 ];
-const ORDINARY: string[] = ['.stepwise/reports/20260101-report.md', 'src/index.ts', 'README.md', '.gitignore', 'docs/agents.txt', 'vscode/settings.json', '.github/CODEOWNERS', 'package.json'];
+const ORDINARY: string[] = ['.stepwise/reports/20260101-report.md', 'docs/agents/guide.md', '.github/prompts.md', 'src/index.ts', 'README.md', '.gitignore', 'docs/agents.txt', 'vscode/settings.json', '.github/CODEOWNERS', 'package.json'];
 
 describe('protected paths', () => {
   it('protects the agent, editor and repository configuration', () => {

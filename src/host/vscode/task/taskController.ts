@@ -15,6 +15,15 @@ import { EVENT_VERSION, type AgentEvent, type AgentEventOf, type EventEnvelope }
 import { RunInteractions } from './runInteractions';
 import { RunRecords } from './runRecords';
 import type { RunRecord, StartOptions, TaskControllerDeps } from './taskControllerTypes';
+import { expandPromptCommand } from '../../../agent/extensions/promptCommand';
+import type { LoadedExtensions } from '../../../agent/extensions/extensionTypes';
+import type { ToolRegistry } from '../../../agent/tools/toolRegistry';
+import { readHostExtensions, toolsWithSkills } from '../../common/task/hostExtensions';
+
+/** What a run takes from the extensions: the `skill` tool among its tools, the custom roles for its planner. */
+function withExtensions(tools: ToolRegistry, extensions: LoadedExtensions): { tools: ToolRegistry; roles: LoadedExtensions['roles'] } {
+  return { tools: toolsWithSkills(tools, extensions), roles: extensions.roles };
+}
 
 /**
  * Runs one task at a time: starts new tasks, resumes stored ones and retries plan steps
@@ -99,14 +108,20 @@ export class TaskController implements vscode.Disposable {
 
   /** Starts a new task; returns its run id, or `undefined` when it could not start (reason shown). */
   async start(task: string, options: StartOptions = {}): Promise<string | undefined> {
+    const extensions = await this.readExtensions();
+    // `/name args` runs a prompt file with its arguments; an unknown name starts nothing (as in the CLI).
+    const command = expandPromptCommand(task, extensions.prompts);
+    if (command.kind === 'unknown') return this.unknownPrompt(command.name);
+    const text = command.kind === 'expanded' ? command.task : task;
     const planMode = options.planMode ?? this.deps.readConfig().planMode;
     const images = checkTaskImages(options.images ?? []);
     if (images.refused.length) void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise did not attach: {0}', images.refused.join('; ')));
     return this.launch(task, options.fromPalette ?? false, async (ctx) =>
       runTask({
         ...taskOptions(ctx),
+        ...withExtensions(ctx.tools, extensions),
         taskImages: images.accepted,
-        task: await expandMentions(task, vscodeMentionResolver(ctx.workspace), ctx.signal),
+        task: await expandMentions(text, vscodeMentionResolver(ctx.workspace), ctx.signal),
         planMode,
         review: ctx.config.planReview,
         reviewPlan: (plan, reviewSignal) => this.planReview.review(plan, reviewSignal),
@@ -131,15 +146,21 @@ export class TaskController implements vscode.Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('This run has no stored events to resume from.'));
       return undefined;
     }
+    // A follow-up may be `/name args` too; an unknown name changes nothing on screen.
+    const extensions = await this.readExtensions();
+    const command = expandPromptCommand(text, extensions.prompts);
+    if (command.kind === 'unknown') return this.unknownPrompt(command.name);
+    const instruction = command.kind === 'expanded' ? command.task : text;
     if (this.records.shown !== fromRunId) await this.records.reopen(fromRunId);
     const thread = { runId: fromRunId, firstSeq: await this.deps.history.nextSeq(fromRunId), title: taskWords(started.task) };
     await this.records.continueAfterCut(fromRunId, thread.firstSeq);
     return this.launch(text, false, async (ctx) =>
       resumeTask({
         ...taskOptions(ctx),
+        ...withExtensions(ctx.tools, extensions),
         history,
         resumedFrom: fromRunId,
-        instruction: await expandMentions(text, vscodeMentionResolver(ctx.workspace), ctx.signal),
+        instruction: await expandMentions(instruction, vscodeMentionResolver(ctx.workspace), ctx.signal),
         ...this.reportSink(),
       }),
     thread);
@@ -162,7 +183,21 @@ export class TaskController implements vscode.Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise: {0}', refusal));
       return undefined;
     }
-    return this.launch(saved.data.task, false, async (ctx) => retryStep({ ...taskOptions(ctx), ...this.reportSink() }, saved.data, stepId));
+    return this.launch(saved.data.task, false, async (ctx) => retryStep({ ...taskOptions(ctx), ...withExtensions(ctx.tools, await this.readExtensions()), ...this.reportSink() }, saved.data, stepId));
+  }
+
+  /** Says that `/name` names no prompt file; nothing starts. */
+  private unknownPrompt(name: string): undefined {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Stepwise has no prompt file named /{0} (prompt files: .stepwise/prompts/*.md and .github/prompts/*.prompt.md in a trusted workspace, ~/.stepwise/prompts/*.md).', name));
+    return undefined;
+  }
+
+  /** The skills, custom roles and prompt files of a new run: the user's always, the workspace's only when it is trusted. */
+  async readExtensions(): Promise<LoadedExtensions> {
+    const folder = this.deps.folder();
+    const loaded = await readHostExtensions(folder ? this.deps.baseWorkspace(folder.uri.fsPath) : undefined, this.deps.isTrusted(), process.env);
+    for (const problem of loaded.problems) this.deps.logger.warn(`skipped ${problem}`);
+    return loaded;
   }
 
   /** Passes the user's context request (compact now, undo, pin) to the running task; false when none runs. */
