@@ -99,6 +99,10 @@ function cliModels(options: CliOptions, make: (name: string, vision?: boolean) =
 
 /** Prints the run as JSON lines (`--json`) or for a person. */
 function subscribeOutput(events: EventStream, json: boolean, io: CliIo): void {
+  if (io.onEnvelope) {
+    events.subscribe(io.onEnvelope);
+    return;
+  }
   if (json) {
     events.subscribe((envelope) => io.stdout(JSON.stringify(envelope) + '\n'));
     return;
@@ -180,7 +184,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const web = taskWeb(options.web, root, runId, logger);
   const registry = new ToolRegistry([...builtinTools(), ...web.tools]);
   const approver = security.approver;
-  const asker = new CliAsker(io.prompter);
+  const asker = io.asker ?? new CliAsker(io.prompter);
   let hub: McpHub | undefined;
   if (options.mcpConfig) {
     try {
