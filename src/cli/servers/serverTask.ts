@@ -50,7 +50,8 @@ export interface ServerTaskResult {
   problem?: string;
 }
 
-const SHELL_FLAGS = new Set(['--json', '--workspace', '--plan', '--no-plan', '--review']);
+const SHELL_FLAGS = new Set(['--json', '--workspace', '--review']);
+const PLAN_FLAGS = new Set(['--plan', '--no-plan']);
 
 /** Checks a server's start flags with the CLI's `run` parser; throws `UsageError` as `run` would. */
 export async function parseServerStart(args: string[], io: { env: NodeJS.ProcessEnv; cwd: string; stderr: (text: string) => void }): Promise<ServerStart> {
@@ -86,7 +87,8 @@ export function serverTaskArgv(start: ServerStart, spec: ServerTaskSpec): string
   const plan = spec.planMode === 'always' ? ['--plan'] : spec.planMode === 'never' ? ['--no-plan'] : [];
   return [
     ...head,
-    ...start.args,
+    // A task's own plan mode replaces the server's --plan / --no-plan.
+    ...(spec.planMode ? start.args.filter((a) => !PLAN_FLAGS.has(a)) : start.args),
     '--workspace', spec.workspace ?? start.workspace,
     ...plan,
     '--auto-approve', allowedCategories(start.autoApprove, spec.autoApprove).join(','),
