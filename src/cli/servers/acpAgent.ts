@@ -5,7 +5,7 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../../agent/po
 import type { EventEnvelope } from '../../shared/events';
 import { AcpUpdateMapper, diffContent, toolKind } from './acpUpdates';
 import { acpMcpConfig } from './acpMcpConfig';
-import { acpStoredSession } from './acpHistory';
+import { acpStoredSession, rememberedRun, rememberSession } from './acpHistory';
 import { runServerTask, type ServerStart } from './serverTask';
 
 /** One ACP session: its folder, its MCP servers (as a config file), the last run (a follow-up resumes it), the running prompt. */
@@ -54,7 +54,7 @@ class StepwiseAcpAgent {
   /** `session/load`: an in-memory session, or a stored task (an id of `stepwise tasks`) replayed as updates; its next prompt continues it. */
   async loadSession(params: acp.LoadSessionRequest, client: acp.AgentContext): Promise<acp.LoadSessionResponse> {
     const known = this.sessions.get(params.sessionId);
-    const runId = known?.lastRunId ?? params.sessionId;
+    const runId = known?.lastRunId ?? (await rememberedRun(this.start.env, params.sessionId)) ?? params.sessionId;
     const events = await acpStoredSession(this.start.env, runId, params.cwd);
     const mapper = new AcpUpdateMapper(params.cwd);
     for (const event of events) {
@@ -82,7 +82,10 @@ class StepwiseAcpAgent {
       const result = await runServerTask(this.start, {
         task: promptText(params.prompt), workspace: session.cwd, mcpConfig: session.mcpConfig, ...(session.lastRunId ? { resume: session.lastRunId } : {}),
       }, { onEnvelope, approver: new AcpApprover(client, params.sessionId, session.cwd), signal: controller.signal });
-      if (result.runId && result.finished) session.lastRunId = result.runId;
+      if (result.runId && result.finished) {
+        session.lastRunId = result.runId;
+        await rememberSession(this.start.env, params.sessionId, result.runId).catch((error: unknown) => this.start.stderr(`stepwise acp: session not remembered: ${String(error)}\n`));
+      }
       if (!result.finished) onEnvelope({ v: 1, seq: 0, runId: '', ts: Date.now(), event: { type: 'text_delta', text: `Stepwise could not start the task: ${result.problem ?? 'unknown reason'}` } } as EventEnvelope);
       await sent;
       return { stopReason: controller.signal.aborted || result.finished?.outcome === 'cancelled' ? 'cancelled' : 'end_turn' };

@@ -38,13 +38,18 @@ describe('stepwise acp (built CLI) driven by the ACP SDK client', function () {
   beforeEach(async () => {
     ws = await mkdtemp(path.join(tmpdir(), 'stepwise-acp-'));
   });
-  afterEach(async () => {
-    if (child && child.exitCode === null) {
+  /** Ends the agent process by its pid (SIGTERM) and waits for it. */
+  async function stopChild(): Promise<void> {
+    if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child!.once('close', resolve));
       child.kill('SIGTERM');
       await exited;
     }
     child = undefined;
+  }
+
+  afterEach(async () => {
+    await stopChild();
     await fake?.close();
     fake = undefined;
     await rm(ws, { recursive: true, force: true });
@@ -52,7 +57,8 @@ describe('stepwise acp (built CLI) driven by the ACP SDK client', function () {
 
   /** Starts the agent and runs `op` with a connected client; the client's handlers record what they see. */
   async function withAgent<T>(script: FakeScript, args: string[], answer: (r: acp.RequestPermissionRequest) => string, op: (cx: acp.ClientContext, seen: Seen) => Promise<T>): Promise<T> {
-    fake = await startFakeOpenAI(script);
+    await stopChild();
+    fake ??= await startFakeOpenAI(script);
     child = spawn(process.execPath, [CLI_PATH, 'acp', '--model', 'fake-model', '--base-url', fake.url, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: ENV });
     const seen: Seen = { updates: [], permissions: [] };
     const app = acp.client({ name: 'stepwise-test' })
@@ -130,5 +136,48 @@ describe('stepwise acp (built CLI) driven by the ACP SDK client', function () {
       return prompt;
     });
     assert.equal(response.stopReason, 'cancelled');
+  });
+
+  it("uses the client's MCP servers, continues the session on a second prompt, and loads it in a new agent process", async () => {
+    const everything = path.resolve(__dirname, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    const script = flowScript({ direct: seq(call('everything__get-sum', { a: 2, b: 40 }), finish('The sum is 42.'), finish('It was 2 + 40.'), finish('Still 42.')) });
+    const mcpServers: acp.McpServer[] = [{ name: 'everything', command: process.execPath, args: [everything, 'stdio'], env: [] }];
+    const first = await withAgent(script, ['--no-plan', '--auto-approve', 'read,mcp'], () => 'allow', async (cx, seen) => {
+      await cx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const session = await cx.request(acp.methods.agent.session.new, { cwd: ws, mcpServers });
+      const one = await cx.request(acp.methods.agent.session.prompt, { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Add 2 and 40' }] });
+      const two = await cx.request(acp.methods.agent.session.prompt, { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Which numbers?' }] });
+      return { sessionId: session.sessionId, stops: [one.stopReason, two.stopReason], updates: [...seen.updates] };
+    });
+    assert.deepEqual(first.stops, ['end_turn', 'end_turn']);
+    const sum = first.updates.find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed' && JSON.stringify(u.content).includes('42'));
+    assert.ok(sum, 'the MCP tool of the session answered');
+    // The second prompt continued the task: the model saw the first prompt and its tool result.
+    const followUp = JSON.stringify(fake!.requests.at(-1)!.body!.messages);
+    assert.match(followUp, /Add 2 and 40/);
+    assert.match(followUp, /Which numbers\?/);
+
+    const loaded = await withAgent(script, ['--no-plan'], () => 'allow', async (cx, seen) => {
+      const init = await cx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      assert.equal(init.agentCapabilities?.loadSession, true);
+      await cx.request(acp.methods.agent.session.load, { sessionId: first.sessionId, cwd: ws, mcpServers: [] });
+      const replayed = [...seen.updates];
+      const three = await cx.request(acp.methods.agent.session.prompt, { sessionId: first.sessionId, prompt: [{ type: 'text', text: 'And now?' }] });
+      return { replayed, stop: three.stopReason };
+    });
+    const users = loaded.replayed.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => (u.content.type === 'text' ? u.content.text : ''));
+    assert.deepEqual(users, ['Add 2 and 40', 'Which numbers?']);
+    assert.match(JSON.stringify(loaded.replayed), /The sum is 42\./);
+    assert.equal(loaded.stop, 'end_turn');
+    assert.match(JSON.stringify(fake!.requests.at(-1)!.body!.messages), /Which numbers\?[\s\S]*And now\?/);
+  });
+
+  it('session/load of an unknown id is refused as not found', async () => {
+    const error = await withAgent(flowScript({}), [], () => 'allow', async (cx) => {
+      await cx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      return cx.request(acp.methods.agent.session.load, { sessionId: 'no-such-task', cwd: ws, mcpServers: [] }).then(() => undefined, (e: unknown) => e);
+    });
+    assert.ok(error instanceof Error, 'rejected');
+    assert.equal((error as { code?: number }).code, -32002);
   });
 });
