@@ -43,6 +43,7 @@ export function promptText(blocks: readonly acp.ContentBlock[]): string {
 /** The ACP agent's state: its sessions, and the server start every task runs with. */
 class StepwiseAcpAgent {
   private readonly sessions = new Map<string, AcpSession>();
+  private readonly prompts = new Set<Promise<unknown>>();
   constructor(private readonly start: ServerStart) {}
 
   async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
@@ -64,7 +65,15 @@ class StepwiseAcpAgent {
     return {};
   }
 
-  async prompt(params: acp.PromptRequest, client: acp.AgentContext): Promise<acp.PromptResponse> {
+  /** Runs a prompt, kept in `prompts` until it ends so the agent can wait for it before exiting. */
+  prompt(params: acp.PromptRequest, client: acp.AgentContext): Promise<acp.PromptResponse> {
+    const running = this.runPrompt(params, client);
+    this.prompts.add(running);
+    void running.finally(() => this.prompts.delete(running)).catch(() => undefined);
+    return running;
+  }
+
+  private async runPrompt(params: acp.PromptRequest, client: acp.AgentContext): Promise<acp.PromptResponse> {
     const session = this.sessions.get(params.sessionId);
     if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
     if (session.running) throw acp.RequestError.invalidRequest(undefined, 'A prompt is already running in this session');
@@ -98,8 +107,10 @@ class StepwiseAcpAgent {
     this.sessions.get(params.sessionId)?.running?.abort();
   }
 
-  cancelAll(): void {
+  /** Stops every running prompt and waits until each has ended (commands stopped, history written). */
+  async cancelAll(): Promise<void> {
     for (const session of this.sessions.values()) session.running?.abort();
+    await Promise.allSettled([...this.prompts]);
   }
 }
 
@@ -126,6 +137,6 @@ export async function serveAcp(start: ServerStart, version: string, signal: Abor
   const connection = app.connect(stream);
   signal.addEventListener('abort', () => connection.close(), { once: true });
   await connection.closed.catch(() => undefined);
-  agent.cancelAll();
+  await agent.cancelAll();
   return 0;
 }

@@ -48,9 +48,11 @@ function progressReporter(extra: ProgressExtra): (envelope: EventEnvelope) => vo
  * auto-approved categories are denied (nobody to ask), with the reason the model and caller see.
  * Resolves when the client closes stdin; running tasks are cancelled then.
  */
-export async function serveMcp(start: ServerStart, version: string): Promise<number> {
+export async function serveMcp(start: ServerStart, version: string, signal: AbortSignal): Promise<number> {
   const server = new McpServer({ name: 'stepwise', version });
   const running = new Set<AbortController>();
+  // One task at a time, in call order: tasks would share folders, checkpoints and commands.
+  let queue: Promise<unknown> = Promise.resolve();
   server.registerTool('run_task', {
     title: 'Run a Stepwise task',
     description: `Runs a task with Stepwise (plan-and-act coding agent) in a folder and returns its outcome and summary. Auto-approved here: ${start.autoApprove.join(', ') || 'nothing'}.`,
@@ -60,13 +62,18 @@ export async function serveMcp(start: ServerStart, version: string): Promise<num
     const stop = () => controller.abort();
     extra.signal.addEventListener('abort', stop, { once: true });
     running.add(controller);
+    const turn = queue;
+    let release: () => void = () => undefined;
+    queue = new Promise<void>((resolve) => (release = resolve));
     try {
+      await turn;
       const result = await runServerTask(start, { task: args.task, workspace: args.folder, planMode: args.plan, autoApprove: args.autoApprove }, {
         onEnvelope: progressReporter(extra as unknown as ProgressExtra),
         signal: controller.signal,
       });
       return taskAnswer(result);
     } finally {
+      release();
       running.delete(controller);
       extra.signal.removeEventListener('abort', stop);
     }
@@ -74,10 +81,13 @@ export async function serveMcp(start: ServerStart, version: string): Promise<num
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
+    signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await server.connect(new StdioServerTransport());
   await closed;
   for (const controller of running) controller.abort();
+  // Every task ends (commands stopped, history written) before the process does.
+  await queue;
   await server.close();
   return 0;
 }

@@ -40,7 +40,7 @@ export async function serverCommand(io: CliIo): Promise<number> {
     io.stderr(`stepwise: ${error.message}\n\n${SERVER_USAGE}\n`);
     return EXIT.usage;
   }
-  if (command === 'mcp') return serveMcp(start, VERSION);
+  if (command === 'mcp') return serveMcp(start, VERSION, io.signal);
   if (command === 'acp') return serveAcp(start, VERSION, io.signal);
   return serveHttp(start, { port, stdout: io.stdout, signal: io.signal });
 }
