@@ -6,6 +6,7 @@ import { ApprovalCategory, type EventEnvelope } from '../../shared/events';
 import { PlanMode } from '../../shared/vocabulary';
 import { runServerTask, type ServerStart, type ServerTaskResult } from './serverTask';
 import { progressLine } from './progressLine';
+import { registerHistoryTools } from './mcpHistoryTools';
 
 /** The `run_task` tool's arguments: zod shapes the SDK turns into the tool's JSON schema. */
 export const RunTaskArgs = {
@@ -78,6 +79,7 @@ export async function serveMcp(start: ServerStart, version: string, signal: Abor
       extra.signal.removeEventListener('abort', stop);
     }
   });
+  registerHistoryTools(server, start);
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);

@@ -74,6 +74,25 @@ describe('stepwise mcp (built CLI) driven by the official MCP client', function 
     assert.equal(requestsOf(fake.requests, 'direct').length, 2);
   });
 
+  it('lists the stored task and its checkpoints, and restores the folder to before the edit', async () => {
+    fake = await startFakeOpenAI(flowScript({ direct: [call('write_file', { path: 'hello.txt', content: 'hello\n' }), finish('Wrote hello.txt.')] }));
+    const mcp = await connect(['--auto-approve', 'read,edit']);
+    assert.deepEqual((await mcp.listTools()).tools.map((t) => t.name).sort(), ['list_checkpoints', 'list_tasks', 'restore_task', 'run_task']);
+    const ran = resultText(await mcp.callTool({ name: 'run_task', arguments: { task: 'Write hello.txt for the restore test', folder: ws, plan: 'never' } }));
+    const taskId = /Task id: (\S+)/.exec(ran)![1]!;
+    const listed = resultText(await mcp.callTool({ name: 'list_tasks', arguments: { words: 'restore test' } }));
+    assert.ok(listed.split('\n').some((line) => (JSON.parse(line) as { runId: string }).runId === taskId), listed);
+    const checkpoints = await mcp.callTool({ name: 'list_checkpoints', arguments: { taskId, folder: ws } });
+    assert.equal(checkpoints.isError, false, resultText(checkpoints));
+    const list = JSON.parse(resultText(checkpoints)) as { id: string }[];
+    assert.ok(list.length >= 1, resultText(checkpoints));
+    const restored = await mcp.callTool({ name: 'restore_task', arguments: { taskId, folder: ws, checkpoint: list[0]!.id, part: 'files' } });
+    assert.equal(restored.isError, false, resultText(restored));
+    assert.equal(await stat(path.join(ws, 'hello.txt')).catch(() => undefined), undefined, 'the edit was undone');
+    const unknown = await mcp.callTool({ name: 'restore_task', arguments: { taskId: 'no-such-task', folder: ws, checkpoint: 'x' } });
+    assert.equal(unknown.isError, true);
+  });
+
   it('auto-approves no more than the server was started with: an edit asked for is denied', async () => {
     fake = await startFakeOpenAI(flowScript({ direct: [call('write_file', { path: 'hello.txt', content: 'x\n' }), finish('Could not write.')] }));
     const mcp = await connect(['--auto-approve', 'read']);
