@@ -56,7 +56,7 @@ export class AcpUpdateMapper {
         return [...(event.thinking ? [{ sessionUpdate: 'agent_thought_chunk' as const, content: text(event.thinking) }] : []),
           ...(replay && event.text ? [{ sessionUpdate: 'agent_message_chunk' as const, content: text(event.text) }] : [])];
       case 'tool_call':
-        return [{ sessionUpdate: 'tool_call', toolCallId: event.callId, title: toolTitle(event.name, event.args), kind: toolKind(event.category), status: 'pending', rawInput: event.args }];
+        return [{ sessionUpdate: 'tool_call', toolCallId: event.callId, title: toolTitle(event.name, event.args), kind: toolKind(event.category), status: 'pending', rawInput: event.args, ...this.locations(event.args) }];
       case 'approval_requested':
         return event.diff ? [{ sessionUpdate: 'tool_call_update', toolCallId: event.callId, content: [diffContent(event.diff, this.cwd)] }] : [];
       case 'tool_result':
@@ -73,6 +73,12 @@ export class AcpUpdateMapper {
       default:
         return [];
     }
+  }
+
+  /** The file a call acts on, for editors that follow the agent (absolute, as ACP asks). */
+  private locations(args: unknown): { locations?: { path: string }[] } {
+    const file = args && typeof args === 'object' ? (args as { path?: unknown }).path : undefined;
+    return typeof file === 'string' && file ? { locations: [{ path: path.resolve(this.cwd, file) }] } : {};
   }
 
   private toolResult(event: AgentEventOf<'tool_result'>): SessionUpdate {

@@ -135,6 +135,8 @@ describe('stepwise acp: events as session updates', () => {
     ['thinking', { type: 'assistant_message', text: 'x', toolCalls: [], thinking: 'hmm' }, [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hmm' } }]],
     ['a command call', { type: 'tool_call', callId: 'c1', name: 'run_command', args: { command: 'npm test' }, category: 'command' },
       [{ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'run_command: npm test', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } }]],
+    ['a file call, with its location', { type: 'tool_call', callId: 'c3', name: 'read_file', args: { path: 'src/a.ts' }, category: 'read' },
+      [{ sessionUpdate: 'tool_call', toolCallId: 'c3', title: 'read_file: src/a.ts', kind: 'read', status: 'pending', rawInput: { path: 'src/a.ts' }, locations: [{ path: '/w/src/a.ts' }] }]],
     ['an edit diff', { type: 'approval_requested', callId: 'c2', category: 'edit', title: 'Edit a', detail: '', diff: { path: 'src/a.ts', before: 'a', after: 'b' } },
       [{ sessionUpdate: 'tool_call_update', toolCallId: 'c2', content: [{ type: 'diff', path: '/w/src/a.ts', oldText: 'a', newText: 'b' }] }]],
     ['a failed result', { type: 'tool_result', callId: 'c1', name: 'run_command', isError: true, content: 'exit 1', durationMs: 1 },
