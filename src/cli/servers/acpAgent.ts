@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../agent/ports';
@@ -47,6 +48,8 @@ class StepwiseAcpAgent {
   constructor(private readonly start: ServerStart) {}
 
   async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
+    // ACP sends absolute folders; a relative one would silently mean the agent's own folder.
+    if (!path.isAbsolute(params.cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path: ${params.cwd}`);
     const sessionId = randomUUID();
     this.sessions.set(sessionId, { cwd: params.cwd, mcpConfig: await acpMcpConfig(params.mcpServers, sessionId) });
     return { sessionId };

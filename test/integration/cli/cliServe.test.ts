@@ -42,6 +42,16 @@ function startServe(args: string[]): Promise<Served> {
   });
 }
 
+/** Runs the built CLI to its end with raw output (no envelopes to parse). */
+function runRaw(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 interface Reply {
   status: number;
   body: unknown;
@@ -195,4 +205,19 @@ describe('stepwise serve (built CLI) over real HTTP', function () {
     });
     assert.equal(stopped.end.outcome, 'cancelled');
   });
+
+  const startErrors: [string[], number, RegExp][] = [
+    [['serve', '--port', 'x', '--model', 'm'], 2, /--port needs a port number/],
+    [['acp'], 2, /No model/],
+    [['mcp', '--model', 'm', '--nonsense'], 2, /Unknown option '--nonsense'/],
+    [['serve', '--model', 'm', '--workspace', '/no/such/folder'], 2, /--workspace is not a folder/],
+    [['mcp', '--help'], 0, /stepwise mcp \[run options\]/],
+  ];
+  for (const [args, code, said] of startErrors) {
+    it(`stepwise ${args.join(' ')} → exit ${code}`, async () => {
+      const r = await runRaw(args);
+      assert.equal(r.code, code, r.stderr);
+      assert.match(r.stdout + r.stderr, said);
+    });
+  }
 });
