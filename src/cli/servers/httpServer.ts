@@ -65,12 +65,18 @@ async function readBody<T>(req: IncomingMessage, res: ServerResponse, schema: z.
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Streams a task's envelopes as Server-Sent Events (`id` = the envelope's seq), then `event: end` with how it ended. */
+/**
+ * Streams a task's envelopes as Server-Sent Events (`id` = the envelope's seq), then `event: end`
+ * with how it ended. A reconnecting client's `Last-Event-ID` skips what it already has.
+ */
 function streamEvents(task: ServeTask, req: IncomingMessage, res: ServerResponse): void {
+  const lastSeen = Number(req.headers['last-event-id'] ?? -1);
+  const after = Number.isInteger(lastSeen) ? lastSeen : -1;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
   res.write(': stepwise\n\n');
   const unsubscribe = task.follow((envelope: EventEnvelope | undefined) => {
     if (envelope) {
+      if (envelope.seq <= after) return;
       res.write(`id: ${envelope.seq}\ndata: ${JSON.stringify(envelope)}\n\n`);
       return;
     }

@@ -73,9 +73,10 @@ function request(s: Served, method: string, pathname: string, headers: Record<st
 const auth = (s: Served) => ({ authorization: `Bearer ${s.token}`, 'content-type': 'application/json' });
 
 /** Follows a task's SSE stream to its `end` event, calling `onEvent` for each envelope's event. */
-function follow(s: Served, id: string, onEvent: (event: AgentEvent) => void): Promise<{ envelopes: EventEnvelope[]; end: Record<string, unknown> }> {
+function follow(s: Served, id: string, onEvent: (event: AgentEvent) => void, lastEventId?: number): Promise<{ envelopes: EventEnvelope[]; end: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: s.port, path: `/tasks/${id}/events`, headers: { authorization: `Bearer ${s.token}` } }, (res) => {
+    const headers = { authorization: `Bearer ${s.token}`, ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }) };
+    const req = http.get({ host: '127.0.0.1', port: s.port, path: `/tasks/${id}/events`, headers }, (res) => {
       assert.equal(res.headers['content-type'], 'text/event-stream; charset=utf-8');
       const envelopes: EventEnvelope[] = [];
       let pending = '';
@@ -162,6 +163,9 @@ describe('stepwise serve (built CLI) over real HTTP', function () {
     assert.equal(end.outcome, 'finished');
     assert.equal(end.summary, 'Wrote hello.txt.');
     assert.deepEqual(envelopes.map((e) => e.seq), envelopes.map((_, i) => i));
+    // A late or reconnecting listener gets every envelope again, or those after its Last-Event-ID.
+    assert.deepEqual((await follow(s, id, () => undefined)).envelopes, envelopes);
+    assert.deepEqual((await follow(s, id, () => undefined, 3)).envelopes, envelopes.slice(4));
     const answered = envelopes.find((e) => e.event.type === 'approval_answered')!.event;
     assert.ok(answered.type === 'approval_answered' && answered.approved && !answered.auto, 'a person approved it');
 
