@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { CancelledError } from '../../agent/errors';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../agent/ports';
 import type { EventEnvelope } from '../../shared/events';
 import { AcpUpdateMapper, diffContent, toolKind } from './acpUpdates';
@@ -30,7 +31,11 @@ export class AcpApprover implements Approver {
         { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
         { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
       ],
-    }, { cancellationSignal: signal });
+    }, { cancellationSignal: signal, stopWaitingOnCancel: true }).catch((error: unknown) => {
+      // A stopped task does not wait for a client that never answers the cancelled request.
+      if (signal.aborted) throw new CancelledError();
+      throw error;
+    });
     if (answer.outcome.outcome === 'selected' && answer.outcome.optionId === 'allow') return { approved: true };
     return { approved: false, ...(answer.outcome.outcome === 'cancelled' ? { reason: 'The request was cancelled' } : {}) };
   }
@@ -58,6 +63,8 @@ class StepwiseAcpAgent {
   /** `session/load`: an in-memory session, or a stored task (an id of `stepwise tasks`) replayed as updates; its next prompt continues it. */
   async loadSession(params: acp.LoadSessionRequest, client: acp.AgentContext): Promise<acp.LoadSessionResponse> {
     const known = this.sessions.get(params.sessionId);
+    // A session of this agent that ran nothing yet has nothing to replay.
+    if (known && !known.lastRunId) return {};
     const runId = known?.lastRunId ?? (await rememberedRun(this.start.env, params.sessionId)) ?? params.sessionId;
     const events = await acpStoredSession(this.start.env, runId, params.cwd);
     const mapper = new AcpUpdateMapper(params.cwd);

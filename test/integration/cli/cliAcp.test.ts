@@ -67,7 +67,10 @@ describe('stepwise acp (built CLI) driven by the ACP SDK client', function () {
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
         seen.permissions.push(params);
-        return { outcome: { outcome: 'selected', optionId: answer(params) } };
+        const optionId = answer(params);
+        // 'never': a client that does not answer (the person walked away).
+        if (optionId === 'never') return new Promise<acp.RequestPermissionResponse>(() => undefined);
+        return { outcome: { outcome: 'selected', optionId } };
       });
     const stream = acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
     return app.connectWith(stream, (cx) => op(cx, seen));
@@ -136,6 +139,20 @@ describe('stepwise acp (built CLI) driven by the ACP SDK client', function () {
       return prompt;
     });
     assert.equal(response.stopReason, 'cancelled');
+  });
+
+  it('session/cancel stops a task waiting for a permission the client never answers', async () => {
+    const script = flowScript({ direct: [call('write_file', { path: 'note.md', content: 'x\n' }), finish('x')] });
+    const response = await withAgent(script, ['--no-plan'], () => 'never', async (cx, seen) => {
+      await cx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      const session = await cx.request(acp.methods.agent.session.new, { cwd: ws, mcpServers: [] });
+      const prompt = cx.request(acp.methods.agent.session.prompt, { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'Write' }] });
+      while (!seen.permissions.length) await new Promise((r) => setTimeout(r, 20));
+      await cx.notify(acp.methods.agent.session.cancel, { sessionId: session.sessionId });
+      return prompt;
+    });
+    assert.equal(response.stopReason, 'cancelled');
+    assert.equal(await stat(path.join(ws, 'note.md')).catch(() => undefined), undefined);
   });
 
   it("uses the client's MCP servers, continues the session on a second prompt, and loads it in a new agent process", async () => {
