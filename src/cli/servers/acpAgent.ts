@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { loadServerSdks } from './loadServerSdks';
+
 import { CancelledError } from '../../agent/errors';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../../agent/ports';
 import type { EventEnvelope } from '../../shared/events';
@@ -9,6 +11,9 @@ import { AcpUpdateMapper, diffContent, toolKind } from './acpUpdates';
 import { acpMcpConfig } from './acpMcpConfig';
 import { acpStoredSession, rememberedRun, rememberSession } from './acpHistory';
 import { runServerTask, type ServerStart } from './serverTask';
+
+/** The ACP SDK's values (its types come from the type-only import). */
+const acpSdk = () => loadServerSdks().acp;
 
 /** One ACP session: its folder, its MCP servers (as a config file), the last run (a follow-up resumes it), the running prompt. */
 interface AcpSession {
@@ -24,7 +29,7 @@ export class AcpApprover implements Approver {
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     const content = request.diff ? [diffContent(request.diff, this.cwd)] : [{ type: 'content' as const, content: { type: 'text' as const, text: request.detail } }];
-    const answer = await this.client.request(acp.methods.client.session.requestPermission, {
+    const answer = await this.client.request(acpSdk().methods.client.session.requestPermission, {
       sessionId: this.sessionId,
       toolCall: { toolCallId: request.callId, title: request.title, kind: toolKind(request.category), status: 'pending', content },
       options: [
@@ -54,7 +59,7 @@ class StepwiseAcpAgent {
 
   async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
     // ACP sends absolute folders; a relative one would silently mean the agent's own folder.
-    if (!path.isAbsolute(params.cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path: ${params.cwd}`);
+    if (!path.isAbsolute(params.cwd)) throw acpSdk().RequestError.invalidParams(undefined, `cwd must be an absolute path: ${params.cwd}`);
     const sessionId = randomUUID();
     this.sessions.set(sessionId, { cwd: params.cwd, mcpConfig: await acpMcpConfig(params.mcpServers, sessionId) });
     return { sessionId };
@@ -69,7 +74,7 @@ class StepwiseAcpAgent {
     const events = await acpStoredSession(this.start.env, runId, params.cwd);
     const mapper = new AcpUpdateMapper(params.cwd);
     for (const event of events) {
-      for (const update of mapper.updates(event, true)) await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update });
+      for (const update of mapper.updates(event, true)) await client.notify(acpSdk().methods.client.session.update, { sessionId: params.sessionId, update });
     }
     this.sessions.set(params.sessionId, { cwd: params.cwd, mcpConfig: await acpMcpConfig(params.mcpServers, params.sessionId), lastRunId: runId });
     return {};
@@ -85,8 +90,8 @@ class StepwiseAcpAgent {
 
   private async runPrompt(params: acp.PromptRequest, client: acp.AgentContext): Promise<acp.PromptResponse> {
     const session = this.sessions.get(params.sessionId);
-    if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
-    if (session.running) throw acp.RequestError.invalidRequest(undefined, 'A prompt is already running in this session');
+    if (!session) throw acpSdk().RequestError.resourceNotFound(params.sessionId);
+    if (session.running) throw acpSdk().RequestError.invalidRequest(undefined, 'A prompt is already running in this session');
     const controller = new AbortController();
     session.running = controller;
     const mapper = new AcpUpdateMapper(session.cwd);
@@ -94,7 +99,7 @@ class StepwiseAcpAgent {
     let sent: Promise<unknown> = Promise.resolve();
     const onEnvelope = (envelope: EventEnvelope) => {
       for (const update of mapper.updates(envelope.event)) {
-        sent = sent.then(() => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update })).catch(() => undefined);
+        sent = sent.then(() => client.notify(acpSdk().methods.client.session.update, { sessionId: params.sessionId, update })).catch(() => undefined);
       }
     };
     try {
@@ -132,18 +137,18 @@ class StepwiseAcpAgent {
  */
 export async function serveAcp(start: ServerStart, version: string, signal: AbortSignal): Promise<number> {
   const agent = new StepwiseAcpAgent(start);
-  const app = acp.agent({ name: 'stepwise' })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
+  const app = acpSdk().agent({ name: 'stepwise' })
+    .onRequest(acpSdk().methods.agent.initialize, () => ({
+      protocolVersion: acpSdk().PROTOCOL_VERSION,
       agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
       authMethods: [],
       agentInfo: { name: 'stepwise', title: 'Stepwise', version },
     }))
-    .onRequest(acp.methods.agent.session.new, ({ params }) => agent.newSession(params))
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) => agent.loadSession(params, client))
-    .onRequest(acp.methods.agent.session.prompt, ({ params, client }) => agent.prompt(params, client))
-    .onNotification(acp.methods.agent.session.cancel, ({ params }) => agent.cancel(params));
-  const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+    .onRequest(acpSdk().methods.agent.session.new, ({ params }) => agent.newSession(params))
+    .onRequest(acpSdk().methods.agent.session.load, ({ params, client }) => agent.loadSession(params, client))
+    .onRequest(acpSdk().methods.agent.session.prompt, ({ params, client }) => agent.prompt(params, client))
+    .onNotification(acpSdk().methods.agent.session.cancel, ({ params }) => agent.cancel(params));
+  const stream = acpSdk().ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = app.connect(stream);
   signal.addEventListener('abort', () => connection.close(), { once: true });
   await connection.closed.catch(() => undefined);

@@ -1,10 +1,10 @@
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { RequestError } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../../shared/events';
 import { stepwiseHome } from '../../node/stepwiseHome';
 import { UsageError } from '../cliArgs';
 import { cliHistory, historyToResume } from '../cliTasks';
+import { loadServerSdks } from './loadServerSdks';
 
 /** Session ids we store a file under: ours are UUIDs; anything else is looked up as a task id only. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -42,7 +42,7 @@ export async function acpStoredSession(env: NodeJS.ProcessEnv, runId: string, cw
   try {
     return await historyToResume(history, runId, await realpath(cwd), env);
   } catch (error) {
-    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code === 'ENOENT') throw RequestError.resourceNotFound(runId);
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code === 'ENOENT') throw loadServerSdks().acp.RequestError.resourceNotFound(runId);
     throw error;
   }
 }

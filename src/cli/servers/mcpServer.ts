@@ -1,5 +1,3 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ApprovalCategory, type EventEnvelope } from '../../shared/events';
@@ -7,6 +5,7 @@ import { PlanMode } from '../../shared/vocabulary';
 import { runServerTask, type ServerStart, type ServerTaskResult } from './serverTask';
 import { progressLine } from './progressLine';
 import { registerHistoryTools } from './mcpHistoryTools';
+import { loadServerSdks } from './loadServerSdks';
 
 /** The `run_task` tool's arguments: zod shapes the SDK turns into the tool's JSON schema. */
 export const RunTaskArgs = {
@@ -50,6 +49,7 @@ function progressReporter(extra: ProgressExtra): (envelope: EventEnvelope) => vo
  * Resolves when the client closes stdin; running tasks are cancelled then.
  */
 export async function serveMcp(start: ServerStart, version: string, signal: AbortSignal): Promise<number> {
+  const { McpServer, StdioServerTransport } = loadServerSdks();
   const server = new McpServer({ name: 'stepwise', version });
   const running = new Set<AbortController>();
   // One task at a time, in call order: tasks would share folders, checkpoints and commands.
