@@ -103,6 +103,24 @@ describe('stepwise mcp (built CLI) driven by the official MCP client', function 
     assert.match(String(denied?.content), /denied/);
   });
 
+  it("a client's cancellation stops the running task (it is stored as cancelled) and the next task runs", async () => {
+    const hang = { text: 'Thinking slowly', chunkChars: 3, hangAfterChunks: 3, hangMs: 30_000 };
+    let n = 0;
+    fake = await startFakeOpenAI(() => (n++ === 0 ? hang : finish('Second done.')));
+    const mcp = await connect(['--auto-approve', 'read']);
+    const controller = new AbortController();
+    const first = mcp.callTool({ name: 'run_task', arguments: { task: 'The cancelled one', folder: ws, plan: 'never' } }, undefined, { signal: controller.signal });
+    while (fake.requests.length < 1) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    await assert.rejects(first);
+    // Tasks run one at a time: the second starts once the cancelled one has ended.
+    const second = await mcp.callTool({ name: 'run_task', arguments: { task: 'The second one', folder: ws, plan: 'never' } }, undefined, { timeout: 50_000 });
+    assert.match(resultText(second), /Outcome: finished/);
+    const listed = resultText(await mcp.callTool({ name: 'list_tasks', arguments: { words: 'cancelled one' } }));
+    const entry = listed.split('\n').map((line) => JSON.parse(line) as { task: string; outcome?: string }).find((e) => e.task.includes('The cancelled one'));
+    assert.equal(entry?.outcome, 'cancelled', listed);
+  });
+
   it('answers a task in a folder that does not exist with an error result, and keeps serving', async () => {
     fake = await startFakeOpenAI(flowScript({ direct: [finish('Nothing to do.')] }));
     const mcp = await connect([]);
