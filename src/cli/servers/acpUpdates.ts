@@ -51,7 +51,8 @@ export class AcpUpdateMapper {
       case 'run_started':
         return replay ? [{ sessionUpdate: 'user_message_chunk', content: text(event.task) }] : [];
       case 'text_delta':
-        return [{ sessionUpdate: 'agent_message_chunk', content: text(event.text) }];
+        // A replay sends each answer whole (from `assistant_message`), not again in pieces.
+        return replay ? [] : [{ sessionUpdate: 'agent_message_chunk', content: text(event.text) }];
       case 'assistant_message':
         return [...(event.thinking ? [{ sessionUpdate: 'agent_thought_chunk' as const, content: text(event.thinking) }] : []),
           ...(replay && event.text ? [{ sessionUpdate: 'agent_message_chunk' as const, content: text(event.text) }] : [])];

@@ -185,6 +185,8 @@ describe('stepwise acp (built CLI) driven by the ACP SDK client', function () {
     const users = loaded.replayed.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => (u.content.type === 'text' ? u.content.text : ''));
     assert.deepEqual(users, ['Add 2 and 40', 'Which numbers?']);
     assert.match(JSON.stringify(loaded.replayed), /The sum is 42\./);
+    const replayedText = loaded.replayed.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u.content.type === 'text' ? u.content.text : '')).join('');
+    assert.equal(replayedText.split('The sum is 42.').length - 1, 1, `each answer once: ${replayedText}`);
     assert.equal(loaded.stop, 'end_turn');
     assert.match(JSON.stringify(fake!.requests.at(-1)!.body!.messages), /Which numbers\?[\s\S]*And now\?/);
   });

@@ -155,6 +155,11 @@ describe('stepwise acp: events as session updates', () => {
     const started = { type: 'run_started' as const, task: 'Fix it', workspace: '/w', model: 'm' };
     assert.deepEqual(new AcpUpdateMapper('/w').updates(started), []);
     assert.deepEqual(new AcpUpdateMapper('/w').updates(started, true), [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'Fix it' } }]);
+    // A replay sends each answer once, whole.
+    const replay = new AcpUpdateMapper('/w');
+    const said = [...replay.updates({ type: 'text_delta', text: 'Do' }, true), ...replay.updates({ type: 'text_delta', text: 'ne' }, true),
+      ...replay.updates({ type: 'assistant_message', text: 'Done', toolCalls: [] }, true)];
+    assert.deepEqual(said, [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done' } }]);
   });
 
   it('titles a call by what it acts on', () => {
