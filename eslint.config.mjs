@@ -25,7 +25,9 @@ export const LAYERS = {
   hostCommon: { folder: 'src/host/common', layers: ['shared', 'agent', 'node', 'mcp', 'hostSetup'], packages: ['zod'], builtins: NODE_SIDE },
   hostVscode: { folder: 'src/host/vscode', layers: ['shared', 'agent', 'node', 'mcp', 'hostCommon', 'hostSetup'], packages: ['zod', 'vscode'], builtins: NODE_SIDE },
   extension: { folder: 'src/extension.ts', layers: ['shared', 'agent', 'node', 'mcp', 'hostCommon', 'hostSetup', 'hostVscode'], packages: ['vscode'], builtins: NODE_SIDE },
-  cli: { folder: 'src/cli', layers: ['shared', 'agent', 'node', 'mcp', 'hostSetup'], packages: ['zod'], builtins: NODE_SIDE },
+  cli: { folder: 'src/cli', layers: ['shared', 'agent', 'node', 'mcp', 'hostSetup', 'cliServers'], packages: ['zod'], builtins: NODE_SIDE },
+  // The server shells (`stepwise mcp | serve | acp`): thin protocol adapters that run each task through the CLI's runCli.
+  cliServers: { folder: 'src/cli/servers', layers: ['shared', 'agent', 'node', 'mcp', 'hostSetup', 'cli'], packages: ['zod', '@modelcontextprotocol/sdk', '@agentclientprotocol/sdk'], builtins: NODE_SIDE },
   webview: { folder: 'webview-ui/src', layers: ['shared'], packages: ['marked', 'dompurify'], builtins: [] },
 };
 

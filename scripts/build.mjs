@@ -75,6 +75,8 @@ const LAZY = [
   { specifier: 'execa', file: 'execa.js', entry: fileURLToPath(import.meta.resolve('execa')) },
   // The MCP SDK with its ajv (a fifth of the rest): src/mcp, whose hub McpHost requires once a server is configured.
   { specifier: './mcpSdk', from: 'src/mcp', file: 'mcp-sdk.js', entry: 'src/mcp/mcpSdk.ts' },
+  // The MCP server side and the ACP SDK: src/cli/servers/loadServerSdks.ts, when `stepwise mcp | acp` starts.
+  { specifier: './serverSdks', from: 'src/cli/servers', file: 'server-sdks.js', entry: 'src/cli/servers/serverSdks.ts' },
 ];
 const lazyBundles = {
   name: 'lazy-bundles',

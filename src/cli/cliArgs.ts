@@ -115,6 +115,9 @@ Environment: OPENAI_API_KEY or STEPWISE_API_KEY, OPENAI_BASE_URL, STEPWISE_MODEL
        stepwise check [same endpoint options] [--model M] [--json]
                                                    one tiny real request: "Connected … N ms", or what is wrong and what to do
                                                    (stepwise models --help for details and exit codes)
+       stepwise mcp | serve [--port N] | acp [run options]
+                                                   Stepwise as an MCP server, over HTTP, or as an ACP agent
+                                                   (stepwise mcp --help)
 
 Task history and checkpoints live under $STEPWISE_HOME (default ~/.local/state/stepwise).
 Exit codes: 0 finished, 1 failed or limit reached, 2 usage error, 3 incomplete or unverified,

@@ -1,3 +1,5 @@
+import type { Approver, Asker } from '../agent/ports';
+import type { EventEnvelope } from '../shared/events';
 import type { Prompter } from './prompter';
 
 /** The process around the CLI, injectable for tests. */
@@ -11,6 +13,15 @@ export interface CliIo {
   /** Present only when a person can answer on a terminal. */
   prompter?: Prompter;
   signal: AbortSignal;
+  /**
+   * A server shell's person (`stepwise serve`, `acp`): asked instead of the terminal, still behind
+   * the core's `PolicyApprover` (the policy decides first, as on a terminal).
+   */
+  approver?: Approver;
+  /** A server shell's answerer of `ask_user`, instead of the terminal. */
+  asker?: Asker;
+  /** A server shell's listener: each envelope `--json` would print, given instead of printed. */
+  onEnvelope?: (envelope: EventEnvelope) => void;
 }
 
 /** Exit codes of `stepwise`: a run's outcome maps through the shared outcome classes (`exitCodeForOutcome`); the rest are the CLI's own. */

@@ -25,7 +25,7 @@ export interface CliSecurity {
  * are known secrets (redacted everywhere, kept out of child environments); approvals go through the
  * core's `PolicyApprover` and reach the terminal only when a person must answer.
  */
-export function cliSecurity(options: CliOptions, file: CliFileConfig, io: { env: NodeJS.ProcessEnv; stderr: (text: string) => void; prompter?: Prompter }, apiKey: string | undefined): CliSecurity {
+export function cliSecurity(options: CliOptions, file: CliFileConfig, io: { env: NodeJS.ProcessEnv; stderr: (text: string) => void; prompter?: Prompter; approver?: Approver }, apiKey: string | undefined): CliSecurity {
   const rules = cliRules(options, file);
   const redactor = new Redactor();
   if (apiKey) redactor.add(apiKey);
@@ -36,7 +36,7 @@ export function cliSecurity(options: CliOptions, file: CliFileConfig, io: { env:
   return {
     rules,
     redactor,
-    approver: new PolicyApprover(() => rules, new CliApprover(io.prompter), nodeShellSyntax),
+    approver: new PolicyApprover(() => rules, io.approver ?? new CliApprover(io.prompter), nodeShellSyntax),
     environment,
     stderr: (text) => io.stderr(redactor.redact(text)),
   };

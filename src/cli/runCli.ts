@@ -101,6 +101,10 @@ function cliModels(options: CliOptions, make: (name: string, vision?: boolean) =
 
 /** Prints the run as JSON lines (`--json`) or for a person. */
 function subscribeOutput(events: EventStream, json: boolean, io: CliIo): void {
+  if (io.onEnvelope) {
+    events.subscribe(io.onEnvelope);
+    return;
+  }
   if (json) {
     events.subscribe((envelope) => io.stdout(JSON.stringify(envelope) + '\n'));
     return;
@@ -191,7 +195,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const python = taskPython({ root, runId, python: io.env.STEPWISE_PYTHON, logger });
   const registry = new ToolRegistry([...builtinTools(), ...web.tools, ...python.tools]);
   const approver = security.approver;
-  const asker = new CliAsker(io.prompter);
+  const asker = io.asker ?? new CliAsker(io.prompter);
   let hub: McpHub | undefined;
   if (options.mcpConfig) {
     try {

@@ -19,6 +19,7 @@ const LAZY: Array<{ file: string; exports: string[] }> = [
   { file: 'mcp-sdk.js', exports: ['Client', 'StdioClientTransport', 'StreamableHTTPClientTransport', 'SSEClientTransport', 'McpError', 'AjvJsonSchemaValidator'] },
   { file: 'shell-parser.js', exports: ['Parser', 'Language'] },
   { file: 'execa.js', exports: ['execa'] },
+  { file: 'server-sdks.js', exports: ['McpServer', 'StdioServerTransport'] },
 ];
 
 const STUB_VSCODE = `

@@ -18,6 +18,7 @@ const ALLOWED: Record<string, { uses: string[]; why: string }> = {
   'src/agent/model/openaiModel.ts': { uses: ['fetch'], why: "the model client: the OpenAI SDK's requests to the endpoint the user configured" },
   'src/agent/model/anthropicModel.ts': { uses: ['fetch'], why: "the model client: the Anthropic SDK's requests to the endpoint the user configured" },
   'src/host/common/setup/modelList.ts': { uses: ['fetch'], why: "model set-up: lists models of the endpoint the user is configuring" },
+  'src/cli/servers/httpServer.ts': { uses: ['node:http'], why: '`stepwise serve`: an inbound server on 127.0.0.1 only (it sends nothing out), behind httpGuard.ts' },
   'src/node/web/browser/egressProxy.ts': {
     uses: ['node:http', 'node:net'],
     why: "the browser's filtering proxy: a server Chromium is forced through; each upstream socket goes to the address checkedTarget approved for that hop (CONNECT tunnels and WebSocket upgrades need raw sockets)",
