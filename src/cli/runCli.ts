@@ -40,6 +40,7 @@ import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
 import { historyPruneFromEnv } from '../node/historyRules';
 import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
+import { openCliSandbox } from './cliSandbox';
 
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
@@ -176,7 +177,12 @@ export async function runCli(io: CliIo): Promise<number> {
   const defaultModel = models.default;
   // Every child of this process (commands, git, ripgrep, the browser) follows these rules.
   setChildEnvironmentRules(() => security.environment);
-  const commands = new ExecaCommandRunner({ logger, watchdog: true });
+  const sandbox = await openCliSandbox(options, root, logger, security.stderr);
+  if (typeof sandbox === 'string') {
+    io.stderr(`stepwise: ${sandbox}\n`);
+    return EXIT.usage;
+  }
+  const commands = new ExecaCommandRunner({ logger, watchdog: true, sandbox: sandbox.provider });
   const web = taskWeb(options.web, root, runId, logger);
   const registry = new ToolRegistry([...builtinTools(), ...web.tools]);
   const approver = security.approver;
@@ -220,6 +226,7 @@ export async function runCli(io: CliIo): Promise<number> {
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);
     await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]);
+    await sandbox.dispose();
     await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
   });
   return exitCodeForOutcome(result.outcome);

@@ -10,6 +10,8 @@ import { findExecutable } from './findExecutable';
 import { groupHasLiveMembers, signalGroup } from './processGroup';
 import { endTagged, killTaggedSync, nextTag, TAG_VAR } from './processTag';
 import { ensureWatchdog } from './watchdog';
+import type { SandboxMode } from '../shared/sandboxModes';
+import type { CommandSandbox, SandboxUnavailable, WrappedSpawn } from './sandbox/commandSandbox';
 
 /** Options of `ExecaCommandRunner`. */
 export interface ExecaCommandRunnerOptions {
@@ -26,6 +28,8 @@ export interface ExecaCommandRunnerOptions {
   logger?: Logger;
   /** Start the watchdog that ends our commands if this process is killed (see `ensureWatchdog`). */
   watchdog?: boolean;
+  /** The sandbox commands run in, read at each command (the mode may change between tasks); `undefined`: none. */
+  sandbox?: () => CommandSandbox | SandboxUnavailable | undefined;
 }
 
 /** Keeps commands from waiting on a pager or a credential prompt nobody can answer. */
@@ -97,7 +101,11 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
   async run(request: CommandRequest): Promise<CommandResult> {
     const started = performance.now();
     const output = new BoundedOutput(request.maxOutputChars);
+    // The sandbox is the one way a command runs while a sandbox mode is on; leaving it needs `outsideSandbox` (a person approved it).
+    const box = request.outsideSandbox ? undefined : this.options.sandbox?.();
+    const sandboxed = box && !('unavailable' in box) ? box : undefined;
     const done = (ending: Partial<CommandResult>): CommandResult => ({
+      ...(box ? { sandbox: { mode: box.mode, notes: sandboxed ? sandboxed.notes(output.toString()) : [] } } : {}),
       exitCode: null,
       signal: null,
       timedOut: false,
@@ -113,18 +121,23 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       output.append(cwdProblem);
       return done({});
     }
+    if (box && 'unavailable' in box) {
+      output.append(`Not run: the sandbox (${box.mode}) is not available here: ${box.unavailable} Ask to run it outside the sandbox (a person decides), or turn the sandbox off.`);
+      return done({});
+    }
     const shell = await this.resolveShell();
+    const spawn: WrappedSpawn = sandboxed ? await sandboxed.wrapShell(shell, request.command, request.cwd) : { file: shell, args: ['-c', request.command], env: {} };
     if (this.options.watchdog) ensureWatchdog();
     // Inherited by everything the command starts, even what leaves the group or session (setsid).
     const tag = nextTag(this.tag);
     let child: ReturnType<typeof import('execa').execa>;
     try {
       const { execa } = await import('execa');
-      child = execa(shell, ['-c', request.command], {
+      child = execa(spawn.file, spawn.args, {
         cwd: request.cwd,
         // Secrets stay out of commands: the inherited environment is cleaned by the one builder, not
         // extended; the tag marks every process of this command (and what it starts) for the /proc sweep.
-        env: nodeChildEnvironment({ kind: 'command', explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag }, rules: this.options.environment?.() }),
+        env: nodeChildEnvironment({ kind: 'command', explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, ...spawn.env, [TAG_VAR]: tag }, rules: this.options.environment?.() }),
         extendEnv: false,
         detached: true,
         cleanup: false,
@@ -205,6 +218,11 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
         void child.catch(() => undefined);
       }
     }
+  }
+
+  /** The sandbox commands run in now (`off` when none is set). */
+  sandboxMode(): SandboxMode {
+    return this.options.sandbox?.()?.mode ?? 'off';
   }
 
   /** Stops a running or background command by id (its whole tree); false when none has that id. */
