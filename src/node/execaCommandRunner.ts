@@ -105,7 +105,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     const box = request.outsideSandbox ? undefined : this.options.sandbox?.();
     const sandboxed = box && !('unavailable' in box) ? box : undefined;
     const done = (ending: Partial<CommandResult>): CommandResult => ({
-      ...(box ? { sandbox: { mode: box.mode, notes: sandboxed ? sandboxed.notes(output.toString()) : [] } } : {}),
+      ...(box ? { sandbox: { mode: box.mode, notes: sandboxed ? sandboxed.notes(output.toString(), request.command) : [] } } : {}),
       exitCode: null,
       signal: null,
       timedOut: false,

@@ -105,8 +105,8 @@ export class CommandSandbox {
   }
 
   /** What the sandbox stopped or cleaned up, read from a sandboxed command's output (see `sandboxNotes`). */
-  notes(output: string): string[] {
-    return sandboxNotes(output, { mode: this.mode, workspace: this.options.workspace, hidden: this.hiddenAll });
+  notes(output: string, command?: string): string[] {
+    return sandboxNotes(output, { mode: this.mode, workspace: this.options.workspace, hidden: this.hiddenAll }, command);
   }
 
   /** Stops the proxy and removes the private temp folder. */
