@@ -1,23 +1,42 @@
 import type { Logger } from '../agent/ports';
+import { ExecaCommandRunner } from '../node/execaCommandRunner';
 import { CommandSandbox } from '../node/sandbox/commandSandbox';
 import type { CliOptions } from './cliArgs';
+import { EXIT, type CliIo } from './cliIo';
 
-/** The sandbox of a CLI run: what the command runner reads, and how to close it. */
+/** The commands of a CLI run, in their sandbox (if any), and how to end both. */
 export interface CliSandbox {
-  provider: (() => CommandSandbox) | undefined;
+  commands: ExecaCommandRunner;
+  /** Ends every command, then the sandbox's proxy and temp folder. */
   dispose(): Promise<void>;
 }
 
 /**
- * Opens the sandbox `--sandbox` / `--permission-mode` ask for (none for `off`). A sandbox that
- * cannot run here is a usage problem said at once (the message, returned as a string), never
- * commands quietly run unconfined. Full access is said on stderr.
+ * Opens the sandbox `--sandbox` / `--permission-mode` ask for (none for `off`) and the command
+ * runner that goes through it. A sandbox that cannot run here is a usage problem said at once (the
+ * message, returned as a string), never commands quietly run unconfined. Full access is said on stderr.
  */
 export async function openCliSandbox(options: CliOptions, root: string, logger: Logger, warn: (text: string) => void): Promise<CliSandbox | string> {
   const { sandbox: mode, allowHosts, permissionMode } = options.sandbox;
   if (permissionMode === 'full') warn('stepwise: full access: commands run without a sandbox and nothing is asked (protected files and the deny list still hold).\n');
-  if (mode === 'off') return { provider: undefined, dispose: async () => undefined };
-  const opened = await CommandSandbox.open({ mode, workspace: root, allowHosts, webPolicy: { allowHosts: options.web.allowHosts, denyHosts: options.web.denyHosts }, logger });
-  if (!(opened instanceof CommandSandbox)) return `--sandbox ${mode}: ${opened.unavailable}`;
-  return { provider: () => opened, dispose: () => opened.dispose() };
+  let box: CommandSandbox | undefined;
+  if (mode !== 'off') {
+    const opened = await CommandSandbox.open({ mode, workspace: root, allowHosts, webPolicy: { allowHosts: options.web.allowHosts, denyHosts: options.web.denyHosts }, logger });
+    if (!(opened instanceof CommandSandbox)) return `--sandbox ${mode}: ${opened.unavailable}`;
+    box = opened;
+  }
+  const commands = new ExecaCommandRunner({ logger, watchdog: true, ...(box ? { sandbox: () => box } : {}) });
+  return {
+    commands,
+    async dispose() {
+      commands.dispose();
+      await box?.dispose();
+    },
+  };
+}
+
+/** Says a usage problem and returns the usage exit code. */
+export function usageStop(io: Pick<CliIo, 'stderr'>, problem: string): number {
+  io.stderr(`stepwise: ${problem}\n`);
+  return EXIT.usage;
 }

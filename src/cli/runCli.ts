@@ -17,7 +17,6 @@ import { expandMentions } from '../agent/mentions';
 import { nodeMentionResolver } from '../node/nodeMentionResolver';
 import { NodeWorkspace } from '../node/nodeWorkspace';
 import { setChildEnvironmentRules } from '../node/childEnv';
-import { ExecaCommandRunner } from '../node/execaCommandRunner';
 import type { AgentEvent } from '../shared/events';
 import { CliAsker } from './cliAsker';
 import { readCliConfig, type CliFileConfig } from './cliConfig';
@@ -40,7 +39,7 @@ import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
 import { historyPruneFromEnv } from '../node/historyRules';
 import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
-import { openCliSandbox } from './cliSandbox';
+import { openCliSandbox, usageStop } from './cliSandbox';
 
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
@@ -178,11 +177,8 @@ export async function runCli(io: CliIo): Promise<number> {
   // Every child of this process (commands, git, ripgrep, the browser) follows these rules.
   setChildEnvironmentRules(() => security.environment);
   const sandbox = await openCliSandbox(options, root, logger, security.stderr);
-  if (typeof sandbox === 'string') {
-    io.stderr(`stepwise: ${sandbox}\n`);
-    return EXIT.usage;
-  }
-  const commands = new ExecaCommandRunner({ logger, watchdog: true, sandbox: sandbox.provider });
+  if (typeof sandbox === 'string') return usageStop(io, sandbox);
+  const commands = sandbox.commands;
   const web = taskWeb(options.web, root, runId, logger);
   const registry = new ToolRegistry([...builtinTools(), ...web.tools]);
   const approver = security.approver;
@@ -225,8 +221,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const result = await running.finally(async () => {
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);
-    await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]);
-    await sandbox.dispose();
+    await Promise.all([hub?.dispose(), sandbox.dispose(), web.dispose(), history.flush()]);
     await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
   });
   return exitCodeForOutcome(result.outcome);

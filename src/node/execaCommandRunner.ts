@@ -10,8 +10,9 @@ import { findExecutable } from './findExecutable';
 import { groupHasLiveMembers, signalGroup } from './processGroup';
 import { endTagged, killTaggedSync, nextTag, TAG_VAR } from './processTag';
 import { ensureWatchdog } from './watchdog';
+import { stopTrigger, within } from './commandTimers';
 import type { SandboxMode } from '../shared/sandboxModes';
-import type { CommandSandbox, SandboxUnavailable, WrappedSpawn } from './sandbox/commandSandbox';
+import { CommandSandbox, type SandboxUnavailable } from './sandbox/commandSandbox';
 
 /** Options of `ExecaCommandRunner`. */
 export interface ExecaCommandRunnerOptions {
@@ -40,7 +41,6 @@ const NON_INTERACTIVE_ENV: Record<string, string> = {
   NO_COLOR: '1',
 };
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How often the group is checked while it is being stopped. */
 const POLL_MS = 50;
 /** How long after SIGKILL (or after the tree is gone) the pipes may stay open before we close them. */
@@ -121,12 +121,12 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       output.append(cwdProblem);
       return done({});
     }
-    if (box && 'unavailable' in box) {
-      output.append(`Not run: the sandbox (${box.mode}) is not available here: ${box.unavailable} Ask to run it outside the sandbox (a person decides), or turn the sandbox off.`);
+    const shell = await this.resolveShell();
+    const spawn = await CommandSandbox.commandSpawn(box, shell, request.command, request.cwd);
+    if (typeof spawn === 'string') {
+      output.append(spawn);
       return done({});
     }
-    const shell = await this.resolveShell();
-    const spawn: WrappedSpawn = sandboxed ? await sandboxed.wrapShell(shell, request.command, request.cwd) : { file: shell, args: ['-c', request.command], env: {} };
     if (this.options.watchdog) ensureWatchdog();
     // Inherited by everything the command starts, even what leaves the group or session (setsid).
     const tag = nextTag(this.tag);
@@ -360,41 +360,6 @@ function pump(
       resolve();
     });
   });
-}
-
-/** Resolves with why the command must stop (timeout or abort); `dispose` clears the timer and listener. */
-function stopTrigger(timeoutMs: number, signal: AbortSignal): { reason: Promise<'timeout' | 'cancel'>; dispose(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const reason = new Promise<'timeout' | 'cancel'>((resolve) => {
-    // setTimeout fires at once for delays past 2^31-1 ms; anything that long means "no timeout".
-    if (Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    }
-    onAbort = () => resolve('cancel');
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return {
-    reason,
-    dispose() {
-      if (timer) clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-    },
-  };
-}
-
-/** The promise's value, or `false` if it did not settle within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | false> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {

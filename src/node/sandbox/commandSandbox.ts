@@ -26,6 +26,20 @@ export interface CommandSandboxOptions {
   logger?: Logger;
 }
 
+/** What an open sandbox holds: its options, the programs it runs, its folders and its proxy. */
+interface SandboxParts {
+  options: CommandSandboxOptions;
+  bwrap: string;
+  /** Node for the proxy shim inside. */
+  node: string;
+  tempDir: string;
+  blankFile: string;
+  /** Hidden locations that exist now, and all of them (for the notes). */
+  hidden: readonly ExistingPath[];
+  hiddenAll: readonly string[];
+  proxy: { server: EgressProxy; socket: string; dir: string } | undefined;
+}
+
 /** A program and arguments to spawn in place of the one asked for, plus variables it needs. */
 export interface WrappedSpawn {
   file: string;
@@ -43,17 +57,11 @@ export interface WrappedSpawn {
  * missing sandbox: it returns why it is unavailable.
  */
 export class CommandSandbox {
-  private constructor(
-    readonly mode: Exclude<SandboxMode, 'off'>,
-    private readonly options: CommandSandboxOptions,
-    private readonly bwrap: string,
-    private readonly node: string,
-    private readonly tempDir: string,
-    private readonly blankFile: string,
-    private readonly hidden: readonly ExistingPath[],
-    private readonly hiddenAll: readonly string[],
-    private readonly proxy: { server: EgressProxy; socket: string; dir: string } | undefined,
-  ) {}
+  readonly mode: Exclude<SandboxMode, 'off'>;
+
+  private constructor(private readonly parts: SandboxParts) {
+    this.mode = parts.options.mode;
+  }
 
   /** Opens a sandbox, or says why none can run here (platform, missing bwrap, no user namespaces). */
   static async open(options: CommandSandboxOptions): Promise<CommandSandbox | SandboxUnavailable> {
@@ -75,28 +83,37 @@ export class CommandSandbox {
       const server = await EgressProxy.start({ policy, socketPath: socket, onlyHosts: options.allowHosts, maxBytes: Number.MAX_SAFE_INTEGER, idleMs: 300_000, logger: options.logger });
       proxy = { server, socket, dir };
     }
-    return new CommandSandbox(options.mode, options, probe.bwrap, node, tempDir, blankFile, hidden, hiddenAll, proxy);
+    return new CommandSandbox({ options, bwrap: probe.bwrap, node, tempDir, blankFile, hidden, hiddenAll, proxy });
   }
 
   /** `program args…` as a sandboxed spawn started in `cwd` (which must be inside the workspace to be writable). */
   async wrap(program: string, args: readonly string[], cwd: string): Promise<WrappedSpawn> {
-    const ws = this.options.workspace;
+    const { options, bwrap, node, tempDir, blankFile, hidden, proxy } = this.parts;
+    const ws = options.workspace;
     const protectedInWorkspace = (await existing(WORKSPACE_PROTECTED.map((p) => path.join(ws, p)))).map((e) => e.path);
     const bwrapArgs = bwrapArguments({
-      mode: this.mode, workspace: ws, tempDir: this.tempDir, hidden: this.hidden, protectedInWorkspace,
-      blankFile: this.blankFile, proxySocket: this.proxy?.socket, cwd,
+      mode: this.mode, workspace: ws, tempDir, hidden, protectedInWorkspace, blankFile, proxySocket: proxy?.socket, cwd,
     });
-    if (!this.proxy) return { file: this.bwrap, args: [...bwrapArgs, program, ...args], env: {} };
+    if (!proxy) return { file: bwrap, args: [...bwrapArgs, program, ...args], env: {} };
     const proxyUrl = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
     return {
-      file: this.bwrap,
-      args: [...bwrapArgs, this.node, '-e', PROXY_SHIM, INNER_PROXY_SOCKET, String(SANDBOX_PROXY_PORT), program, ...args],
+      file: bwrap,
+      args: [...bwrapArgs, node, '-e', PROXY_SHIM, INNER_PROXY_SOCKET, String(SANDBOX_PROXY_PORT), program, ...args],
       // Upper and lower case: curl reads only the lower-case http_proxy, most other tools either.
       env: {
         HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, http_proxy: proxyUrl, https_proxy: proxyUrl, ALL_PROXY: proxyUrl, all_proxy: proxyUrl,
         NO_PROXY: '', no_proxy: '', ELECTRON_RUN_AS_NODE: '1',
       },
     };
+  }
+
+  /**
+   * The spawn of a command line: sandboxed by `box`, or the plain shell when there is none; a
+   * sentence instead when a sandbox was asked for but cannot run here (the command must not run).
+   */
+  static async commandSpawn(box: CommandSandbox | SandboxUnavailable | undefined, shell: string, command: string, cwd: string): Promise<WrappedSpawn | string> {
+    if (box && 'unavailable' in box) return `Not run: the sandbox (${box.mode}) is not available here: ${box.unavailable} Ask to run it outside the sandbox (a person decides), or turn the sandbox off.`;
+    return box ? box.wrapShell(shell, command, cwd) : { file: shell, args: ['-c', command], env: {} };
   }
 
   /** A shell command line as a sandboxed spawn: the shell runs the command, then reports leftovers (`INNER_SHELL_SCRIPT`). */
@@ -106,15 +123,16 @@ export class CommandSandbox {
 
   /** What the sandbox stopped or cleaned up, read from a sandboxed command's output (see `sandboxNotes`). */
   notes(output: string, command?: string): string[] {
-    return sandboxNotes(output, { mode: this.mode, workspace: this.options.workspace, hidden: this.hiddenAll }, command);
+    return sandboxNotes(output, { mode: this.mode, workspace: this.parts.options.workspace, hidden: this.parts.hiddenAll }, command);
   }
 
   /** Stops the proxy and removes the private temp folder. */
   async dispose(): Promise<void> {
-    await this.proxy?.server.close();
+    const { proxy, tempDir } = this.parts;
+    await proxy?.server.close();
     await Promise.all([
-      rm(this.tempDir, { recursive: true, force: true }).catch(() => undefined),
-      this.proxy ? rm(this.proxy.dir, { recursive: true, force: true }).catch(() => undefined) : undefined,
+      rm(tempDir, { recursive: true, force: true }).catch(() => undefined),
+      proxy ? rm(proxy.dir, { recursive: true, force: true }).catch(() => undefined) : undefined,
     ]);
   }
 }
