@@ -168,8 +168,8 @@ export interface CommandControl {
 /** Runs shell commands; timeout and cancellation kill the whole process tree. */
 export interface CommandRunner {
   run(request: CommandRequest): Promise<CommandResult>;
-  /** The sandbox commands run in now (`off` or absent: none). */
-  sandboxMode?(): SandboxMode;
+  /** The sandbox commands run in now (`off`: none). Required, so a wrapper around a runner cannot forget to pass it on. */
+  sandboxMode(): SandboxMode;
 }
 
 /** What the agent wants to do, for the user to approve. */

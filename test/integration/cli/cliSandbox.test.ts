@@ -99,7 +99,8 @@ describe('stepwise run --sandbox (CLI, bubblewrap): escapes are blocked and said
       `curl -sS --max-time 5 --unix-socket ${dockerSocket} http://docker/version`,
       `${PYTHON} -c "import ctypes,os,sys; l=ctypes.CDLL(None, use_errno=True); r=l.ptrace(16, int(sys.argv[1]), 0, 0); print('ptrace', r, os.strerror(ctypes.get_errno()) if r else '')" ${victim.pid}; tr '\\0' '\\n' < /proc/${victim.pid}/environ | grep VICTIM_MARK`,
       './idsu -u',
-      `env -i setsid sleep ${tag === 'sandbox' ? 86401 : 86402} > /dev/null 2>&1 < /dev/null & echo started`,
+      // The pause lets setsid take the daemon out of the command's process group before the shell exits.
+      `env -i setsid sleep ${tag === 'sandbox' ? 86401 : 86402} > /dev/null 2>&1 < /dev/null & sleep 0.5; echo started`,
       'echo inside > inside.txt && cat inside.txt',
     ];
   }
@@ -176,5 +177,37 @@ describe('stepwise run --sandbox (CLI, bubblewrap): escapes are blocked and said
     } finally {
       for (const pid of livePids(['sleep', '86402'])) process.kill(pid, 'SIGKILL');
     }
+  });
+
+  it('--permission-mode read-only: commands run sandboxed without asking, writes and edits are refused, leaving is asked (refused without a terminal, the model told)', async () => {
+    ws = path.join(root, 'ws-read-only');
+    mkdirSync(ws);
+    const writeFile: FakeTurn = { toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: 'edit.txt', content: 'x' }) }] };
+    const leave: FakeTurn = { toolCalls: [{ name: 'run_command', arguments: JSON.stringify({ command: 'echo x > out.txt', outside_sandbox: true, reason: 'the file must be written' }) }] };
+    const fake = await startFakeOpenAI([runCommand('echo x > inside.txt'), runCommand('echo listed'), writeFile, leave, finish]);
+    try {
+      const r = await runCliProcess(['run', 'Try.', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--no-plan', '--json', '--permission-mode', 'read-only'], {
+        HOME: home, STEPWISE_HOME: path.join(root, 'state-read-only'),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const all = r.events.filter((e): e is AgentEventOf<'tool_result'> => e.type === 'tool_result').map((e) => e.content);
+      assert.match(all[0]!, /\[sandbox read-only\] blocked by the sandbox: write \(the sandbox is read-only\)/);
+      assert.match(all[1]!, /^exit code 0\nlisted$/, 'run without asking (no terminal here, yet it ran)');
+      assert.match(all[2]!, /read-only mode/);
+      assert.match(all[3]!, /No terminal to ask.*outside the sandbox \(read-only\): the file must be written/s);
+      for (const f of ['inside.txt', 'edit.txt', 'out.txt']) assert.equal(existsSync(path.join(ws, f)), false, f);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a sandbox that cannot run here stops the CLI with the reason (commands never run unconfined)', async () => {
+    ws = path.join(root, 'ws-missing');
+    mkdirSync(ws);
+    const r = await runCliProcess(['run', 'Try.', '--workspace', ws, '--model', 'fake-model', '--base-url', 'http://127.0.0.1:9', '--json', '--sandbox', 'workspace-write'], {
+      HOME: home, STEPWISE_HOME: path.join(root, 'state-missing'), PATH: path.join(root, 'no-bin'),
+    });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--sandbox workspace-write: bubblewrap \(bwrap\) is not installed/);
   });
 });

@@ -77,7 +77,7 @@ export const runCommandTool = defineTool({
   parameters: RunCommandArgs,
   async execute(args, context) {
     const cwd = context.workspace.root;
-    const mode = context.commands.sandboxMode?.() ?? 'off';
+    const mode = context.commands.sandboxMode();
     const leave = mode !== 'off' && args.outside_sandbox === true;
     if (leave && !args.reason?.trim()) return { content: 'outside_sandbox needs a reason: say what the sandbox blocked and why the command must run outside it.', isError: true };
     const sandbox = mode === 'off' ? undefined : { mode, ...(leave ? { leaveReason: args.reason!.trim() } : {}) };
