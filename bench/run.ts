@@ -86,6 +86,11 @@ async function main(): Promise<void> {
     if (!existsSync(path.join(__dirname, `${file}.ts`))) continue;
     await print(await import(`./${file}`));
   }
+
+  const sandbox = await (await import('./sandboxOverhead')).benchSandboxOverhead();
+  console.log('\n# Command sandbox (bubblewrap, workspace-write): `true` through the real runner, plain vs sandboxed');
+  if ('unavailable' in sandbox) console.log(`not measured: ${sandbox.unavailable}`);
+  else console.log(`plain median ${fmt(sandbox.plainMs, 1)} ms   sandboxed median ${fmt(sandbox.sandboxedMs, 1)} ms   overhead ${fmt(sandbox.overheadMs, 1)} ms over ${sandbox.runs} runs   target < 30 ms: ${verdict(sandbox.overheadMs < 30)}`);
 }
 
 main().then(

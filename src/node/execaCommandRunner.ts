@@ -69,6 +69,8 @@ interface Spawned {
   tag: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   pipesClosed: Promise<unknown>;
+  /** Ran in the sandbox: everything it started lives in the sandbox's process namespace, which the kernel ends with it. */
+  confined: boolean;
 }
 
 /**
@@ -183,7 +185,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
         child.once('exit', (code, signal) => resolve({ code, signal }));
       });
-      const spawned: Spawned = { child, pgid, tag, exited, pipesClosed };
+      const spawned: Spawned = { child, pgid, tag, exited, pipesClosed, confined: sandboxed !== undefined };
       const stop = stopTrigger(request.timeoutMs, request.signal);
       let first: 'exit' | 'timeout' | 'cancel' | UserIntent;
       try {
@@ -299,15 +301,16 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
    * to drain; otherwise (timeout, stop) the whole group. Then the tagged strays, and the pipes.
    */
   private async windDown(spawned: Spawned, shellExited: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
-    const { child, pgid, tag, exited, pipesClosed } = spawned;
+    const { child, pgid, tag, exited, pipesClosed, confined } = spawned;
     if (shellExited) {
       const drained = await within(pipesClosed, this.drainMs);
-      if (!drained || (await groupHasLiveMembers(pgid))) await this.terminate(pgid);
+      // Sandboxed, nothing can be left: the shell's exit ended the process namespace (only bwrap's zombie may linger in the group).
+      if (!drained || (!confined && (await groupHasLiveMembers(pgid)))) await this.terminate(pgid);
     } else {
       await this.terminate(pgid);
     }
-    // What left the group (setsid daemons) still carries the tag: end it too.
-    const swept = await endTagged(tag, { graceMs: this.killGraceMs });
+    // What left the group (setsid daemons) still carries the tag: end it too. Nothing leaves a sandbox's namespace.
+    const swept = confined ? [] : await endTagged(tag, { graceMs: this.killGraceMs });
     if (swept.length > 0) this.logger.info(`Ended ${swept.length} process(es) the command left outside its process group`);
     const exit = await within(exited, FINAL_WAIT_MS);
     if (!(await within(pipesClosed, FINAL_WAIT_MS))) {

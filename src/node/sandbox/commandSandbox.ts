@@ -144,7 +144,7 @@ async function existing(paths: readonly string[]): Promise<ExistingPath[]> {
     // A symlinked location (~/.ssh -> /data/keys) is hidden where it leads.
     const real = await realpath(p).catch(() => undefined);
     const info = real === undefined ? undefined : await lstat(real).catch(() => undefined);
-    if (!info || real === undefined) continue;
+    if (!info || real === undefined || out.some((e) => e.path === real)) continue;
     out.push({ path: real, kind: info.isDirectory() ? 'dir' : 'file' });
   }
   return out;
