@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { ExecaCommandRunner } from '../src/node/execaCommandRunner';
 import { CommandSandbox } from '../src/node/sandbox/commandSandbox';
+import { fixedSandbox } from '../src/node/sandbox/sandboxSource';
 
 /** Median of a list of numbers. */
 function median(values: number[]): number {
@@ -21,7 +22,7 @@ export async function benchSandboxOverhead(runs = 40): Promise<{ plainMs: number
     return { unavailable: box.unavailable };
   }
   const plain = new ExecaCommandRunner();
-  const sandboxed = new ExecaCommandRunner({ sandbox: () => box });
+  const sandboxed = new ExecaCommandRunner({ sandbox: fixedSandbox(box) });
   const times = { plain: [] as number[], sandboxed: [] as number[] };
   const signal = new AbortController().signal;
   try {

@@ -1,6 +1,7 @@
 import type { Logger } from '../agent/ports';
 import { ExecaCommandRunner } from '../node/execaCommandRunner';
 import { CommandSandbox } from '../node/sandbox/commandSandbox';
+import { fixedSandbox } from '../node/sandbox/sandboxSource';
 import type { CliOptions } from './cliArgs';
 import { EXIT, type CliIo } from './cliIo';
 
@@ -25,12 +26,13 @@ export async function openCliSandbox(options: CliOptions, root: string, logger: 
     if (!(opened instanceof CommandSandbox)) return `--sandbox ${mode}: ${opened.unavailable}`;
     box = opened;
   }
-  const commands = new ExecaCommandRunner({ logger, watchdog: true, ...(box ? { sandbox: () => box } : {}) });
+  const source = fixedSandbox(box);
+  const commands = new ExecaCommandRunner({ logger, watchdog: true, sandbox: source });
   return {
     commands,
     async dispose() {
       commands.dispose();
-      await box?.dispose();
+      await source.dispose();
     },
   };
 }

@@ -12,7 +12,8 @@ import { endTagged, killTaggedSync, nextTag, TAG_VAR } from './processTag';
 import { ensureWatchdog } from './watchdog';
 import { stopTrigger, within } from './commandTimers';
 import type { SandboxMode } from '../shared/sandboxModes';
-import { CommandSandbox, type SandboxUnavailable } from './sandbox/commandSandbox';
+import { CommandSandbox } from './sandbox/commandSandbox';
+import type { SandboxSource } from './sandbox/sandboxSource';
 
 /** Options of `ExecaCommandRunner`. */
 export interface ExecaCommandRunnerOptions {
@@ -29,8 +30,8 @@ export interface ExecaCommandRunnerOptions {
   logger?: Logger;
   /** Start the watchdog that ends our commands if this process is killed (see `ensureWatchdog`). */
   watchdog?: boolean;
-  /** The sandbox commands run in, read at each command (the mode may change between tasks); `undefined`: none. */
-  sandbox?: () => CommandSandbox | SandboxUnavailable | undefined;
+  /** The sandbox commands run in, asked at each command (the mode may change between tasks); `undefined`: none. */
+  sandbox?: SandboxSource;
 }
 
 /** Keeps commands from waiting on a pager or a credential prompt nobody can answer. */
@@ -104,7 +105,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     const started = performance.now();
     const output = new BoundedOutput(request.maxOutputChars);
     // The sandbox is the one way a command runs while a sandbox mode is on; leaving it needs `outsideSandbox` (a person approved it).
-    const box = request.outsideSandbox ? undefined : this.options.sandbox?.();
+    const box = request.outsideSandbox ? undefined : await this.options.sandbox?.current();
     const sandboxed = box && !('unavailable' in box) ? box : undefined;
     const done = (ending: Partial<CommandResult>): CommandResult => ({
       ...(box ? { sandbox: { mode: box.mode, notes: sandboxed ? sandboxed.notes(output.toString(), request.command) : [] } } : {}),
@@ -224,7 +225,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
 
   /** The sandbox commands run in now (`off` when none is set). */
   sandboxMode(): SandboxMode {
-    return this.options.sandbox?.()?.mode ?? 'off';
+    return this.options.sandbox?.mode() ?? 'off';
   }
 
   /** Stops a running or background command by id (its whole tree); false when none has that id. */

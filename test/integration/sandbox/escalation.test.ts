@@ -5,6 +5,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../../../src/agent/ports
 import { PolicyApprover } from '../../../src/agent/policy/policyApprover';
 import { ExecaCommandRunner } from '../../../src/node/execaCommandRunner';
 import { CommandSandbox } from '../../../src/node/sandbox/commandSandbox';
+import { fixedSandbox } from '../../../src/node/sandbox/sandboxSource';
 import { nodeShellSyntax } from '../../../src/node/shellWasm';
 import type { PermissionMode } from '../../../src/shared/sandboxModes';
 import { ToolHarness } from '../../unit/tools/toolHarness';
@@ -27,7 +28,7 @@ describe('sandbox escalation: run_command outside the sandbox is asked with its 
     const opened = await CommandSandbox.open({ mode: 'workspace-write', workspace: ws, allowHosts: [], webPolicy: { allowHosts: [], denyHosts: [] } });
     assert.ok(opened instanceof CommandSandbox, `bubblewrap must work here: ${'unavailable' in opened ? opened.unavailable : ''}`);
     sandbox = opened;
-    runner = new ExecaCommandRunner({ sandbox: () => sandbox });
+    runner = new ExecaCommandRunner({ sandbox: fixedSandbox(sandbox) });
   });
 
   after(async () => {
