@@ -102,7 +102,9 @@ export class CommandSandbox {
       // Upper and lower case: curl reads only the lower-case http_proxy, most other tools either.
       env: {
         HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, http_proxy: proxyUrl, https_proxy: proxyUrl, ALL_PROXY: proxyUrl, all_proxy: proxyUrl,
-        NO_PROXY: '', no_proxy: '', ELECTRON_RUN_AS_NODE: '1',
+        NO_PROXY: '', no_proxy: '',
+        // Without a `node` on PATH the shim runs on VS Code's own binary, which is Node only when told so.
+        ...(node === process.execPath && process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
       },
     };
   }
