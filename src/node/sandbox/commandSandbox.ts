@@ -1,4 +1,5 @@
-import { chmod, lstat, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../../agent/ports';
@@ -58,9 +59,16 @@ export interface WrappedSpawn {
  */
 export class CommandSandbox {
   readonly mode: Exclude<SandboxMode, 'off'>;
+  /** Removes the folders if the process exits without `dispose` (an editor closing its extension host). */
+  private readonly atExit: () => void;
 
   private constructor(private readonly parts: SandboxParts) {
     this.mode = parts.options.mode;
+    const folders = [parts.tempDir, ...(parts.proxy ? [parts.proxy.dir] : [])];
+    this.atExit = () => {
+      for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    };
+    process.once('exit', this.atExit);
   }
 
   /** Opens a sandbox, or says why none can run here (platform, missing bwrap, no user namespaces). */
@@ -68,7 +76,8 @@ export class CommandSandbox {
     const probe = await probeBwrap();
     if (!probe.ok) return { mode: options.mode, unavailable: probe.reason };
     const env = options.env ?? process.env;
-    const tempDir = await mkdtemp(path.join(os.tmpdir(), 'stepwise-sandbox-'));
+    await sweepStale();
+    const tempDir = await mkdtemp(path.join(os.tmpdir(), `stepwise-sandbox-${process.pid}-`));
     const blankFile = path.join(tempDir, '.hidden');
     await writeFile(blankFile, '');
     await chmod(blankFile, 0o000);
@@ -77,7 +86,7 @@ export class CommandSandbox {
     const node = (await findExecutable('node')) ?? process.execPath;
     let proxy: { server: EgressProxy; socket: string; dir: string } | undefined;
     if (options.allowHosts.length > 0) {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'stepwise-net-'));
+      const dir = await mkdtemp(path.join(os.tmpdir(), `stepwise-sandbox-${process.pid}-net-`));
       const socket = path.join(dir, 'proxy.sock');
       const policy: WebHostPolicy = { ...options.webPolicy, allowHosts: [...options.webPolicy.allowHosts, ...options.allowHosts] };
       const server = await EgressProxy.start({ policy, socketPath: socket, onlyHosts: options.allowHosts, maxBytes: Number.MAX_SAFE_INTEGER, idleMs: 300_000, logger: options.logger });
@@ -130,6 +139,7 @@ export class CommandSandbox {
 
   /** Stops the proxy and removes the private temp folder. */
   async dispose(): Promise<void> {
+    process.removeListener('exit', this.atExit);
     const { proxy, tempDir } = this.parts;
     await proxy?.server.close();
     await Promise.all([
@@ -156,4 +166,24 @@ async function existing(paths: readonly string[]): Promise<ExistingPath[]> {
 export interface SandboxUnavailable {
   mode: Exclude<SandboxMode, 'off'>;
   unavailable: string;
+}
+
+/** Removes sandbox folders left by processes that died without cleaning up (their pid is in the name). */
+async function sweepStale(): Promise<void> {
+  const names = await readdir(os.tmpdir()).catch((): string[] => []);
+  for (const name of names) {
+    const pid = Number(/^stepwise-sandbox-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    await rm(path.join(os.tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** True while a process with this pid exists (ours to signal or not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
