@@ -49,6 +49,7 @@ export const SPAWN_SITES = [
   'src/node/watchdog.ts', // the watchdog that ends commands if we die
   'src/node/web/browser/playwrightBrowser.ts', // the browser
   'src/mcp/mcpSdk.ts', // re-exports the SDK's stdio transport, started in src/mcp/mcpConnect.ts
+  'src/node/sandbox/bwrapProbe.ts', // the one-time check that bubblewrap can build a sandbox here
 ];
 
 const stepwisePlugin = { rules: { 'layer-imports': layerImportsRule, 'child-environment': childEnvironmentRule } };

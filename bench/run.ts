@@ -86,6 +86,15 @@ async function main(): Promise<void> {
     if (!existsSync(path.join(__dirname, `${file}.ts`))) continue;
     await print(await import(`./${file}`));
   }
+
+  const sandbox = await (await import('./sandboxOverhead')).benchSandboxOverhead();
+  console.log('\n# Command sandbox (bubblewrap, workspace-write): `true` through the real runner, plain vs sandboxed');
+  if ('unavailable' in sandbox) console.log(`not measured: ${sandbox.unavailable}`);
+  else {
+    console.log(`through the runner: plain median ${fmt(sandbox.plainMs, 1)} ms   sandboxed median ${fmt(sandbox.sandboxedMs, 1)} ms   overhead ${fmt(sandbox.overheadMs, 1)} ms over ${sandbox.runs} runs   target < 30 ms: ${verdict(sandbox.overheadMs < 30)}`);
+    console.log(`bubblewrap alone (spawn to exit): bash -c true ${fmt(sandbox.spawnPlainMs, 1)} ms   in the sandbox ${fmt(sandbox.spawnSandboxedMs, 1)} ms   overhead ${fmt(sandbox.spawnOverheadMs, 1)} ms   target < 30 ms: ${verdict(sandbox.spawnOverheadMs < 30)}`);
+    console.log('(a sandboxed command skips the /proc sweeps a plain one needs after it: its process namespace ends with it)');
+  }
 }
 
 main().then(

@@ -37,3 +37,13 @@ fi
 
 # The real VS Code for the extension-host and UI tests: code-server on Node 24, cached in .vscode-test/.
 bash scripts/vscode-host.sh
+
+# Sandbox (issue 25): sandboxed commands run under bubblewrap on Linux (Debian package `bubblewrap`).
+# Anthropic's @anthropic-ai/sandbox-runtime needs Node >= 22.12 and ships its own proxy; Stepwise
+# calls bwrap directly and routes the sandbox's network through its own egress proxy.
+if [ "$(uname -s)" = "Linux" ] && ! command -v bwrap >/dev/null 2>&1; then
+  echo "== apt: bubblewrap"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null
+fi

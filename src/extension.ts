@@ -40,6 +40,8 @@ import { promptSuggestions } from './host/common/task/hostExtensions';
 import { MentionSource, STEPWISE_OUTPUT_FOLDERS } from './host/common/mentions/mentionSource';
 import { setChildEnvironmentRules } from './node/childEnv';
 import { ExecaCommandRunner } from './node/execaCommandRunner';
+import { SandboxPool } from './node/sandbox/sandboxSource';
+import { sandboxWanted } from './host/common/config/sandboxSettings';
 import { settleBackgroundCommands } from './agent/tools/backgroundCommands';
 import { pruneHistory, registerHistoryCommands, searchHistory, type HistoryCommandDeps } from './host/vscode/history/historyCommands';
 import { afterEachRun, askKeepBackground, registerStopBackgroundCommand } from './host/vscode/task/afterEachRun';
@@ -98,7 +100,9 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
   // Every child of the extension host (commands, git, ripgrep, the browser) follows these rules.
   setChildEnvironmentRules(environment);
-  const runner = new ExecaCommandRunner({ logger, watchdog: true });
+  // The permission mode picks the sandbox at each command (the chat box's switch changes the setting).
+  const sandboxes = new SandboxPool(() => sandboxWanted(config(), folder()?.uri.fsPath), logger);
+  const runner = new ExecaCommandRunner({ logger, watchdog: true, sandbox: sandboxes });
   const commands = new MirroringCommandRunner(runner, terminal);
   const diffReview = new DiffReview();
   const statusBar = new RunStatusBar('stepwise.showPanel', () => late.views?.visible() ?? false);
@@ -201,6 +205,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
     }),
     registerStopBackgroundCommand(runner),
     { dispose: () => runner.dispose() },
+    { dispose: () => void sandboxes.dispose() },
     task.onDidChangeState(refresh),
     keys.onDidChange(refresh),
     onConfigChange(refresh),

@@ -1,4 +1,5 @@
 import type { ApprovalCategory } from '../shared/events';
+import type { SandboxMode } from '../shared/sandboxModes';
 
 /** A file or folder as the workspace reports it; paths are workspace-relative with `/` separators. */
 export interface FileEntry {
@@ -105,6 +106,8 @@ export interface CommandRequest {
   id?: string;
   /** Told once when the command, after it went to the background, exits or is stopped (its tree is gone by then). */
   onBackgroundEnd?: (ending: BackgroundEnding) => void;
+  /** Run outside the sandbox (only after a person approved the escalation). */
+  outsideSandbox?: boolean;
 }
 
 /** How a background command ended: it exited (`exitCode`, null for a signal) or was stopped. */
@@ -129,6 +132,8 @@ export interface CommandResult {
   stoppedByUser?: boolean;
   /** The user let it run in the background: `output` is what it printed so far and it is still running. */
   background?: { pid: number };
+  /** Set when the command ran (or was to run) in the sandbox: its mode and what the sandbox blocked or cleaned up. */
+  sandbox?: { mode: SandboxMode; notes: string[] };
 }
 
 /** A command the user sent to the background, as the shells list it. */
@@ -163,6 +168,8 @@ export interface CommandControl {
 /** Runs shell commands; timeout and cancellation kill the whole process tree. */
 export interface CommandRunner {
   run(request: CommandRequest): Promise<CommandResult>;
+  /** The sandbox commands run in now (`off`: none). Required, so a wrapper around a runner cannot forget to pass it on. */
+  sandboxMode(): SandboxMode;
 }
 
 /** What the agent wants to do, for the user to approve. */
@@ -186,6 +193,8 @@ export interface ApprovalRequest {
   mcp?: { server: string; tool: string; autoApproved: boolean; sampling?: boolean };
   /** Why the policy asks although the category is auto-approved (a protected path, a hidden command). */
   askReason?: string;
+  /** For `command` requests: the sandbox it would run in, or why it asks to leave it (always asked of a person). */
+  sandbox?: { mode: SandboxMode; leaveReason?: string };
   /**
    * Called by the approver just before it asks a person (idempotent): only then is the request
    * shown as waiting. A decision made without a person is recorded after it, so an auto-approved

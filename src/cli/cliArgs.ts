@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS } from '../agent/loop/runTypes';
 import { ApprovalCategory } from '../shared/events';
 import { PlanMode, ReviewMode, ToolProtocol } from '../shared/vocabulary';
 import { CliWebOptions, WEB_USAGE, webArgOptions, webOptionsFrom } from './cliWebArgs';
+import { CliSandboxOptions, SANDBOX_USAGE, sandboxArgOptions, sandboxOptionsFrom } from './cliSandboxArgs';
 
 /** The CLI's commands: run a task, list stored tasks, resume one. */
 export const CliCommand = z.enum(['run', 'tasks', 'resume']);
@@ -52,6 +53,7 @@ export const CliOptions = z.object({
   extensions: z.boolean(),
   verify: z.array(z.string().min(1)),
   verifyMode: z.enum(['auto', 'off']),
+  sandbox: CliSandboxOptions,
 });
 export type CliOptions = z.infer<typeof CliOptions>;
 
@@ -99,6 +101,7 @@ Options:
   --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough
   --max-input-tokens N     prompt budget before old tool outputs are elided (default ${DEFAULT_LIMITS.maxInputTokens})
 ${WEB_USAGE}
+${SANDBOX_USAGE}
   --verify CMD             a check Stepwise runs when the agent finishes after changing files (repeatable)
   --verify-mode M          auto (ask for the workspace's check, run --verify checks) | off (default auto)
   --json                   one event envelope per line on stdout
@@ -176,6 +179,7 @@ const ARG_OPTIONS = {
   'verify-mode': { type: 'string' },
   json: { type: 'boolean' },
   ...webArgOptions,
+  ...sandboxArgOptions,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -221,7 +225,11 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   const review = values.review ?? 'auto';
   if (!ReviewMode.safeParse(review).success) throw new UsageError(`--review must be ${ReviewMode.options.join(' or ')}`);
 
+  const sandbox = sandboxOptionsFrom(values);
+  if (typeof sandbox === 'string') throw new UsageError(sandbox);
+
   return CliOptions.parse({
+    sandbox,
     command: parsedCommand.data,
     task,
     taskId,

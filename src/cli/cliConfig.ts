@@ -68,5 +68,6 @@ export function cliRules(options: CliOptions, file: CliFileConfig = {}): CliRule
     commandsAllow: [...(file.commands?.allow ?? DEFAULT_COMMAND_ALLOW), ...options.allowCommands],
     commandsDeny: [...(file.commands?.deny ?? DEFAULT_COMMAND_DENY), ...options.denyCommands],
     envPassThrough: [...(file.env?.passThrough ?? DEFAULT_ENV_PASS_THROUGH), ...options.passEnv],
+    permissionMode: options.sandbox.permissionMode,
   };
 }

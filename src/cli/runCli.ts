@@ -17,7 +17,6 @@ import { expandMentions } from '../agent/mentions';
 import { nodeMentionResolver } from '../node/nodeMentionResolver';
 import { NodeWorkspace } from '../node/nodeWorkspace';
 import { setChildEnvironmentRules } from '../node/childEnv';
-import { ExecaCommandRunner } from '../node/execaCommandRunner';
 import type { AgentEvent } from '../shared/events';
 import { CliAsker } from './cliAsker';
 import { readCliConfig, type CliFileConfig } from './cliConfig';
@@ -42,6 +41,7 @@ import { historyPruneFromEnv } from '../node/historyRules';
 import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
 import { cliExtensions } from './cliExtensions';
+import { openCliSandbox } from './cliSandbox';
 
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
@@ -146,7 +146,7 @@ function startRun(options: CliOptions, ports: RetryStepOptions, resumed: AgentEv
 }
 
 /** Says a usage problem found once the run's resources were open, closes them and exits 2. */
-async function usageStop(io: CliIo, problem: string, closing: Promise<unknown>): Promise<number> {
+async function usageStop(io: CliIo, problem: string, closing: Promise<unknown> = Promise.resolve()): Promise<number> {
   io.stderr(`stepwise: ${problem}\n`);
   await closing;
   return EXIT.usage;
@@ -172,10 +172,7 @@ export async function runCli(io: CliIo): Promise<number> {
   }
 
   const missing = endpointProblem(options, apiKey);
-  if (missing) {
-    io.stderr(`stepwise: ${missing}\n`);
-    return EXIT.usage;
-  }
+  if (missing) return usageStop(io, missing);
 
   const root = await realpath(options.workspace);
   const resumed = await storedTask(options, history, root, io);
@@ -189,7 +186,9 @@ export async function runCli(io: CliIo): Promise<number> {
   const defaultModel = models.default;
   // Every child of this process (commands, git, ripgrep, the browser) follows these rules.
   setChildEnvironmentRules(() => security.environment);
-  const commands = new ExecaCommandRunner({ logger, watchdog: true });
+  const sandbox = await openCliSandbox(options, root, logger, security.stderr);
+  if (typeof sandbox === 'string') return usageStop(io, sandbox);
+  const commands = sandbox.commands;
   const web = taskWeb(options.web, root, runId, logger);
   // One Python session for the task (python_execute), ended with it below.
   const python = taskPython({ root, runId, python: io.env.STEPWISE_PYTHON, logger });
@@ -229,14 +228,14 @@ export async function runCli(io: CliIo): Promise<number> {
   };
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
   const extensions = await cliExtensions(options, workspace, registry, { env: io.env, warn: security.stderr, signal: io.signal });
-  if (!extensions.ok) return usageStop(io, extensions.usage, Promise.all([hub?.dispose(), commands.dispose(), web.dispose()]));
+  if (!extensions.ok) return usageStop(io, extensions.usage, Promise.all([hub?.dispose(), sandbox.dispose(), web.dispose(), python.dispose()]));
   // @file, @folder/ and @changes in the task (or the resume instruction) attach their content, as in VS Code's chat box.
   const task = extensions.task ? await expandMentions(extensions.task, nodeMentionResolver(workspace), io.signal) : '';
   const running = startRun(options, { ...ports, roles: extensions.roles }, resumed, task, review);
   const result = await running.finally(async () => {
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);
-    await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), python.dispose(), history.flush()]);
+    await Promise.all([hub?.dispose(), sandbox.dispose(), web.dispose(), python.dispose(), history.flush()]);
     await history.prune(historyPruneFromEnv(io.env), Date.now(), new Set([runId])).catch((error: unknown) => logger.warn('history pruning failed', error));
   });
   return exitCodeForOutcome(result.outcome);

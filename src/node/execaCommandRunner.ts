@@ -10,6 +10,10 @@ import { findExecutable } from './findExecutable';
 import { groupHasLiveMembers, signalGroup } from './processGroup';
 import { endTagged, killTaggedSync, nextTag, TAG_VAR } from './processTag';
 import { ensureWatchdog } from './watchdog';
+import { stopTrigger, within } from './commandTimers';
+import type { SandboxMode } from '../shared/sandboxModes';
+import { CommandSandbox } from './sandbox/commandSandbox';
+import type { SandboxSource } from './sandbox/sandboxSource';
 
 /** Options of `ExecaCommandRunner`. */
 export interface ExecaCommandRunnerOptions {
@@ -26,6 +30,8 @@ export interface ExecaCommandRunnerOptions {
   logger?: Logger;
   /** Start the watchdog that ends our commands if this process is killed (see `ensureWatchdog`). */
   watchdog?: boolean;
+  /** The sandbox commands run in, asked at each command (the mode may change between tasks); `undefined`: none. */
+  sandbox?: SandboxSource;
 }
 
 /** Keeps commands from waiting on a pager or a credential prompt nobody can answer. */
@@ -36,7 +42,6 @@ const NON_INTERACTIVE_ENV: Record<string, string> = {
   NO_COLOR: '1',
 };
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How often the group is checked while it is being stopped. */
 const POLL_MS = 50;
 /** How long after SIGKILL (or after the tree is gone) the pipes may stay open before we close them. */
@@ -65,6 +70,8 @@ interface Spawned {
   tag: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   pipesClosed: Promise<unknown>;
+  /** Ran in the sandbox: everything it started lives in the sandbox's process namespace, which the kernel ends with it. */
+  confined: boolean;
 }
 
 /**
@@ -97,7 +104,11 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
   async run(request: CommandRequest): Promise<CommandResult> {
     const started = performance.now();
     const output = new BoundedOutput(request.maxOutputChars);
+    // The sandbox is the one way a command runs while a sandbox mode is on; leaving it needs `outsideSandbox` (a person approved it).
+    const box = request.outsideSandbox ? undefined : await this.options.sandbox?.current();
+    const sandboxed = box && !('unavailable' in box) ? box : undefined;
     const done = (ending: Partial<CommandResult>): CommandResult => ({
+      ...(box ? { sandbox: { mode: box.mode, notes: sandboxed ? sandboxed.notes(output.toString(), request.command) : [] } } : {}),
       exitCode: null,
       signal: null,
       timedOut: false,
@@ -114,6 +125,11 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       return done({});
     }
     const shell = await this.resolveShell();
+    const spawn = await CommandSandbox.commandSpawn(box, shell, request.command, request.cwd);
+    if (typeof spawn === 'string') {
+      output.append(spawn);
+      return done({});
+    }
     if (this.options.watchdog) ensureWatchdog();
     // Inherited by everything the command starts, even what leaves the group or session (setsid).
     const tag = nextTag(this.tag);
@@ -121,9 +137,10 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     try {
       // Secrets stay out of commands: the inherited environment is cleaned by the one builder, not
       // extended; the tag marks every process of this command (and what it starts) for the /proc sweep.
-      ({ child } = await spawnGroupLeader(shell, ['-c', request.command], {
+      // The sandbox (when on) already wrapped the shell into `spawn`.
+      ({ child } = await spawnGroupLeader(spawn.file, spawn.args, {
         cwd: request.cwd,
-        explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag },
+        explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, ...spawn.env, [TAG_VAR]: tag },
         rules: this.options.environment?.(),
         stdin: 'ignore',
       }));
@@ -161,7 +178,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
         child.once('exit', (code, signal) => resolve({ code, signal }));
       });
-      const spawned: Spawned = { child, pgid, tag, exited, pipesClosed };
+      const spawned: Spawned = { child, pgid, tag, exited, pipesClosed, confined: sandboxed !== undefined };
       const stop = stopTrigger(request.timeoutMs, request.signal);
       let first: 'exit' | 'timeout' | 'cancel' | UserIntent;
       try {
@@ -196,6 +213,11 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
         void child.catch(() => undefined);
       }
     }
+  }
+
+  /** The sandbox commands run in now (`off` when none is set). */
+  sandboxMode(): SandboxMode {
+    return this.options.sandbox?.mode() ?? 'off';
   }
 
   /** Stops a running or background command by id (its whole tree); false when none has that id. */
@@ -272,15 +294,16 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
    * to drain; otherwise (timeout, stop) the whole group. Then the tagged strays, and the pipes.
    */
   private async windDown(spawned: Spawned, shellExited: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
-    const { child, pgid, tag, exited, pipesClosed } = spawned;
+    const { child, pgid, tag, exited, pipesClosed, confined } = spawned;
     if (shellExited) {
       const drained = await within(pipesClosed, this.drainMs);
-      if (!drained || (await groupHasLiveMembers(pgid))) await this.terminate(pgid);
+      // Sandboxed, nothing can be left: the shell's exit ended the process namespace (only bwrap's zombie may linger in the group).
+      if (!drained || (!confined && (await groupHasLiveMembers(pgid)))) await this.terminate(pgid);
     } else {
       await this.terminate(pgid);
     }
-    // What left the group (setsid daemons) still carries the tag: end it too.
-    const swept = await endTagged(tag, { graceMs: this.killGraceMs });
+    // What left the group (setsid daemons) still carries the tag: end it too. Nothing leaves a sandbox's namespace.
+    const swept = confined ? [] : await endTagged(tag, { graceMs: this.killGraceMs });
     if (swept.length > 0) this.logger.info(`Ended ${swept.length} process(es) the command left outside its process group`);
     const exit = await within(exited, FINAL_WAIT_MS);
     if (!(await within(pipesClosed, FINAL_WAIT_MS))) {
@@ -333,41 +356,6 @@ function pump(
       resolve();
     });
   });
-}
-
-/** Resolves with why the command must stop (timeout or abort); `dispose` clears the timer and listener. */
-function stopTrigger(timeoutMs: number, signal: AbortSignal): { reason: Promise<'timeout' | 'cancel'>; dispose(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const reason = new Promise<'timeout' | 'cancel'>((resolve) => {
-    // setTimeout fires at once for delays past 2^31-1 ms; anything that long means "no timeout".
-    if (Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS) {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    }
-    onAbort = () => resolve('cancel');
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return {
-    reason,
-    dispose() {
-      if (timer) clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-    },
-  };
-}
-
-/** The promise's value, or `false` if it did not settle within `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | false> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {

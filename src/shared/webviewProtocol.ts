@@ -3,6 +3,7 @@ import { EventEnvelope, RunOutcome } from './events';
 import { Plan, StepRole } from './plan';
 import { MAX_TASK_IMAGES, TaskImage } from './taskImages';
 import { PlanMode } from './vocabulary';
+import { PermissionMode } from './sandboxModes';
 import { SetupDraft, SetupModelsMessage, SetupState, SetupTestMessage } from './setupProtocol';
 
 /** Which webview sent a message: the sidebar chat or the plan panel. */
@@ -87,6 +88,8 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stopCommand'), callId: id }),
   /** Let a running command go on in the background; the tool call returns now. */
   z.object({ type: z.literal('backgroundCommand'), callId: id }),
+  /** The chat box's permission switch: the mode for the tasks from now on (saved as the user's setting). */
+  z.object({ type: z.literal('setPermissionMode'), mode: PermissionMode }),
 ]);
 export type WebviewIntent = z.infer<typeof WebviewIntent>;
 
@@ -143,6 +146,10 @@ export const HostStatus = z.object({
   endpoint: z.string().max(2_000).optional(),
   /** A configured model reads images; `false` lets the chat box say so when an image is attached, before sending. */
   readsImages: z.boolean().optional(),
+  /** The permission mode commands and edits follow now (the chat box's switch shows it). */
+  permissionMode: PermissionMode.optional(),
+  /** Why the mode's sandbox cannot run here (Windows, macOS, no bubblewrap); commands then ask to run outside it. */
+  sandboxUnavailable: z.string().max(500).optional(),
 });
 export type HostStatus = z.infer<typeof HostStatus>;
 

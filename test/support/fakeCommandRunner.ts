@@ -1,3 +1,4 @@
+import type { SandboxMode } from '../../src/shared/sandboxModes';
 import { truncateHeadTail } from '../../src/agent/context/truncate';
 import type { CommandRequest, CommandResult, CommandRunner } from '../../src/agent/ports';
 
@@ -25,8 +26,13 @@ export class FakeCommandRunner implements CommandRunner {
   readonly requests: CommandRequest[] = [];
   private readonly pending: ScriptedCommand[];
 
-  constructor(script: ScriptedCommand[] = []) {
+  constructor(script: ScriptedCommand[] = [], private readonly sandbox: SandboxMode = 'off') {
     this.pending = [...script];
+  }
+
+  /** The sandbox mode given to the constructor (`off` by default). */
+  sandboxMode(): SandboxMode {
+    return this.sandbox;
   }
 
   async run(request: CommandRequest): Promise<CommandResult> {

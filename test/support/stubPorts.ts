@@ -25,7 +25,7 @@ export function stubWorkspace(root = '/stub-workspace'): Workspace {
 
 /** A CommandRunner for tests that run no commands: `run` rejects. */
 export function stubCommandRunner(): CommandRunner {
-  return { run: () => Promise.reject(new Error('stubCommandRunner.run is not available in this test')) };
+  return { sandboxMode: () => 'off', run: () => Promise.reject(new Error('stubCommandRunner.run is not available in this test')) };
 }
 
 /** An Approver that answers from `decide` and records every request. */

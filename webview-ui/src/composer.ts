@@ -7,6 +7,7 @@ import { MentionMenu } from './mentionMenu';
 import type { AppState } from './store';
 import type { Translate } from './strings';
 import { VisionNote } from './visionNote';
+import { PermissionSwitch } from './permissionSwitch';
 
 /** What the composer remembers across webview reloads. */
 export interface Draft {
@@ -23,6 +24,7 @@ export class Composer {
   readonly element: HTMLElement;
   private readonly textarea: HTMLTextAreaElement;
   private readonly planSelect: HTMLSelectElement;
+  private readonly permission: PermissionSwitch;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private state?: AppState;
@@ -60,6 +62,7 @@ export class Composer {
     for (const mode of ['auto', 'always', 'never'] as const) this.planSelect.appendChild(h('option', { value: mode }));
     this.planSelect.value = draft.planMode;
     this.planSelect.addEventListener('change', () => this.persist());
+    this.permission = new PermissionSwitch(post);
     this.sendButton = button('', () => this.send(), { kind: 'primary', icon: icon('send'), action: 'send' });
     this.stopButton = button('', () => this.post({ type: 'cancel' }), { kind: 'secondary', icon: icon('stop'), action: 'stop' });
     this.element = h('div', { class: 'composer' },
@@ -67,7 +70,8 @@ export class Composer {
       this.attachments.element,
       this.visionNote.element,
       this.textarea,
-      h('div', { class: 'composer-row' }, this.planSelect, h('span', { class: 'spacer' }), this.stopButton, this.sendButton));
+      h('div', { class: 'composer-row' }, this.planSelect, this.permission.select, h('span', { class: 'spacer' }), this.stopButton, this.sendButton),
+      this.permission.note);
     this.element.addEventListener('dragover', (event) => {
       event.preventDefault();
       if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
@@ -121,6 +125,7 @@ export class Composer {
     setShown(this.planSelect, !followUp);
     const labels = { auto: t('planAuto'), always: t('planAlways'), never: t('planNever') } as const;
     for (const option of Array.from(this.planSelect.options)) option.textContent = labels[option.value as PlanMode];
+    this.permission.render(state);
     setLabel(this.sendButton, t('send'));
     setLabel(this.stopButton, t('stop'));
     const running = state.status.running;

@@ -4,12 +4,15 @@ import { analyzeCommand } from './analyzeCommand';
 import { judgeCommand, type CommandVerdict } from './commandPolicy';
 import { protectedPathReason } from './protectedPaths';
 import type { ShellSyntax } from './shellSyntax';
+import { PERMISSION_RULES, type PermissionMode } from '../../shared/sandboxModes';
 
 /** The rules the policy obeys, read fresh for every request (settings can change during a run). */
 export interface ApprovalRules {
   autoApprove: readonly ApprovalCategory[];
   commandsAllow: readonly string[];
   commandsDeny: readonly string[];
+  /** The task's permission mode (`PERMISSION_RULES`); absent = `ask`, today's behaviour. */
+  permissionMode?: PermissionMode;
 }
 
 /**
@@ -66,11 +69,15 @@ export class PolicyApprover implements Approver {
   /** The policy's decision (asking the person itself when it must say why); `undefined` = a plain question to the person. */
   private async decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined> {
     const rules = this.rules();
-    const automatic = rules.autoApprove.includes(request.category) || this.sessionAlways.has(request.category);
+    const permission = PERMISSION_RULES[rules.permissionMode ?? 'ask'];
+    const automatic = permission.approveAll || rules.autoApprove.includes(request.category) || this.sessionAlways.has(request.category);
     const protectedReason = request.paths?.map(protectedPathReason).find((r) => r !== undefined);
     if (protectedReason) return this.ask({ ...request, askReason: `Protected file: ${protectedReason}.` }, signal);
     // A server's prompt sent to the user's model on the user's tokens: a person decides each time, whatever is auto-approved.
     if (request.category === 'mcp' && request.mcp?.sampling === true) return this.ask({ ...request, askReason: 'An MCP server asks to use the model; such requests are always asked.' }, signal);
+    if (request.category === 'edit' && permission.refuseEdits) {
+      return { approved: false, byPolicy: true, reason: 'The task runs in read-only mode: files are not changed. Report what you would change instead.' };
+    }
     if (request.category === 'command' && request.command) {
       const verdict = await this.judge(request.command.text, request.command.cwd);
       if (verdict.kind === 'deny') {
@@ -80,7 +87,12 @@ export class PolicyApprover implements Approver {
           reason: `The command is refused by the deny list ("${verdict.pattern}" matches \`${verdict.command}\`); it was not run. Do not retry it or a variant of it.`,
         };
       }
+      // Leaving the sandbox is the user's call every time, whatever is auto-approved or allowed.
+      const leave = request.sandbox?.leaveReason;
+      if (leave !== undefined) return this.ask({ ...request, askReason: `Asks to run outside the sandbox (${request.sandbox!.mode}): ${leave}` }, signal);
       if (verdict.kind === 'allow') return { approved: true };
+      // Inside the sandbox the command is confined whatever it hides: the mode lets it run without asking.
+      if (request.sandbox && request.sandbox.mode !== 'off' && permission.autoApproveSandboxed) return { approved: true };
       if (!verdict.visible) return this.ask({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);
       if (automatic) return { approved: true };
       return this.ask({ ...request, askReason: `Asked because ${verdict.reason}.` }, signal);

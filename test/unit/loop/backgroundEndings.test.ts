@@ -36,7 +36,7 @@ describe('background commands: the model hears how they ended', () => {
     let ended!: (ending: BackgroundEnding) => void;
     const ending = new Promise<BackgroundEnding>((resolve) => (ended = resolve));
     // The shell's own listener (VS Code's card update) is still told.
-    const hostRunner: CommandRunner = { run: (request) => runner.run({ ...request, onBackgroundEnd: (e) => { request.onBackgroundEnd?.(e); ended(e); } }) };
+    const hostRunner: CommandRunner = { sandboxMode: () => 'off', run: (request) => runner.run({ ...request, onBackgroundEnd: (e) => { request.onBackgroundEnd?.(e); ended(e); } }) };
     let pid = 0;
     const h = makeRun(
       [

@@ -46,7 +46,7 @@ describe('builtinTools', () => {
       read_output: ['call_id', 'start_line', 'end_line'],
       write_file: ['path', 'content'],
       edit_file: ['path', 'edits'],
-      run_command: ['command', 'timeout_seconds'],
+      run_command: ['command', 'timeout_seconds', 'outside_sandbox', 'reason'],
       ask_user: ['question', 'options'],
       finish: ['summary'],
     });

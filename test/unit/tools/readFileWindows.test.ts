@@ -23,7 +23,7 @@ describe('read_file windows over ranged reads', () => {
 
   const registry = new ToolRegistry(builtinTools());
   const context = (workspace: NodeWorkspace, maxTokens = 6_000): ToolContext => ({
-    workspace, commands: { run: () => Promise.reject(new Error('no commands')) }, logger: silentLogger,
+    workspace, commands: { sandboxMode: () => 'off', run: () => Promise.reject(new Error('no commands')) }, logger: silentLogger,
     signal: new AbortController().signal, callId: 'c', asker: { ask: async () => undefined },
     requestApproval: async () => ({ approved: true }), emit: () => undefined,
     resultTokens: { max: maxTokens, counter: o200kCounter },
@@ -77,7 +77,7 @@ describe('read_file through the loop\'s result cap', () => {
       const registry = new ToolRegistry(builtinTools());
       for (const cap of [6_000, 2_000]) {
         const context: ToolContext = {
-          workspace: new NodeWorkspace(dir), commands: { run: () => Promise.reject(new Error('none')) }, logger: silentLogger,
+          workspace: new NodeWorkspace(dir), commands: { sandboxMode: () => 'off', run: () => Promise.reject(new Error('none')) }, logger: silentLogger,
           signal: new AbortController().signal, callId: 'c', asker: { ask: async () => undefined },
           requestApproval: async () => ({ approved: true }), emit: () => undefined, resultTokens: { max: cap, counter: o200kCounter },
         };

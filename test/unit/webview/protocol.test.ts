@@ -47,6 +47,7 @@ describe('webview protocol', () => {
       { type: 'exportRun', runId: 'r1' },
       { type: 'stopCommand', callId: 'c1' },
       { type: 'backgroundCommand', callId: 'c1' },
+      { type: 'setPermissionMode', mode: 'auto' },
     ];
     for (const message of valid) assert.equal(parseIntent(message).ok, true, JSON.stringify(message));
     assert.deepEqual(new Set(valid.map((m) => (m as { type: string }).type)), new Set(WebviewIntent.options.map((o) => o.shape.type.value)),

@@ -4,6 +4,7 @@ import { truncateHeadTail } from '../../context/truncate';
 import type { CommandResult } from '../../ports';
 import { defineTool, type ToolResult } from '../tool';
 import { rejectionResult } from './rejection';
+import { SANDBOX_BLOCKED } from '../../../shared/sandboxModes';
 
 /** Default and maximum time a command may run, in seconds. */
 export const COMMAND_DEFAULT_TIMEOUT_S = 120;
@@ -16,6 +17,8 @@ const MAX_TITLE_CHARS = 80;
 export const RunCommandArgs = z.object({
   command: z.string().min(1),
   timeout_seconds: z.number().int().min(1).max(COMMAND_MAX_TIMEOUT_S).optional().describe(`default ${COMMAND_DEFAULT_TIMEOUT_S}`),
+  outside_sandbox: z.boolean().optional().describe('run outside the sandbox (only after it blocked the command; a person is asked)'),
+  reason: z.string().optional().describe('with outside_sandbox: why the command must leave the sandbox'),
 });
 export type RunCommandArgs = z.infer<typeof RunCommandArgs>;
 
@@ -39,9 +42,22 @@ function backgroundResult(result: CommandResult, pid: number): ToolResult {
   };
 }
 
+/**
+ * What the sandbox did, after the first line: each note ("blocked by the sandbox: write outside the
+ * workspace"), and how to ask to run outside when something was blocked.
+ */
+function sandboxLine(result: CommandResult): string {
+  const notes = result.sandbox?.notes ?? [];
+  if (notes.length === 0) return '';
+  const blocked = notes.some((n) => n.startsWith(SANDBOX_BLOCKED));
+  const ask = blocked ? ' If the command must do this, run it again with outside_sandbox: true and a reason; a person decides.' : '';
+  return `\n[sandbox ${result.sandbox!.mode}] ${notes.join('; ')}.${ask}`;
+}
+
 /** How the command ended, as the first line of the result. */
 function outcome(result: CommandResult, timeoutS: number): string {
   if (result.timedOut) return `timed out after ${timeoutS}s; the process was killed`;
+  if (result.exitCode === null && result.signal === null) return 'not run';
   if (result.exitCode === null) return `killed by signal ${result.signal ?? 'unknown'}`;
   return `exit code ${result.exitCode}`;
 }
@@ -61,8 +77,13 @@ export const runCommandTool = defineTool({
   parameters: RunCommandArgs,
   async execute(args, context) {
     const cwd = context.workspace.root;
-    const decision = await context.requestApproval({ category: 'command', title: title(args.command), detail: `${args.command}\n\ncwd: ${cwd}`, command: { text: args.command, cwd } });
-    if (!decision.approved) return rejectionResult('the command (it did not run)', decision);
+    const mode = context.commands.sandboxMode();
+    const leave = mode !== 'off' && args.outside_sandbox === true;
+    if (leave && !args.reason?.trim()) return { content: 'outside_sandbox needs a reason: say what the sandbox blocked and why the command must run outside it.', isError: true };
+    const sandbox = mode === 'off' ? undefined : { mode, ...(leave ? { leaveReason: args.reason!.trim() } : {}) };
+    const detail = `${args.command}\n\ncwd: ${cwd}${leave ? `\n\nOutside the sandbox (${mode}): ${args.reason!.trim()}` : ''}`;
+    const decision = await context.requestApproval({ category: 'command', title: leave ? `${title(args.command)} outside the sandbox` : title(args.command), detail, command: { text: args.command, cwd }, ...(sandbox ? { sandbox } : {}) });
+    if (!decision.approved) return rejectionResult(leave ? 'running the command outside the sandbox (it did not run)' : 'the command (it did not run)', decision);
     throwIfAborted(context.signal);
     const timeoutS = args.timeout_seconds ?? COMMAND_DEFAULT_TIMEOUT_S;
     const result = await context.commands.run({
@@ -73,6 +94,7 @@ export const runCommandTool = defineTool({
       signal: context.signal,
       id: context.callId,
       onOutput: (chunk, stream) => context.emit({ type: 'tool_output', callId: context.callId, stream, chunk }),
+      ...(leave ? { outsideSandbox: true } : {}),
     });
     if (result.background) return backgroundResult(result, result.background.pid);
     if (result.cancelled || (context.signal.aborted && !result.stoppedByUser)) throw new CancelledError();
@@ -82,6 +104,6 @@ export const runCommandTool = defineTool({
     const head = outcome(result, timeoutS) + (omitted > 0 ? ` (${omitted} characters of output omitted from the middle)` : '');
     const output = capped.text.trim() === '' ? '(no output)' : capped.text.trimEnd();
     if (result.stoppedByUser) return { content: `${STOPPED_BY_USER}\n${output}`, stopped: true, exitCode: null };
-    return { content: `${head}\n${output}`, isError: result.timedOut || undefined, exitCode: result.exitCode };
+    return { content: `${head}${sandboxLine(result)}\n${output}`, isError: result.timedOut || undefined, exitCode: result.exitCode };
   },
 });

@@ -77,6 +77,8 @@ export const SETTING_TRUST = {
   'checkpoints.maxFileSizeMB': confirm('sharedData', 'how much of each file is copied into the store shared by all projects'),
   'history.maxAgeDays': confirm('sharedData', 'the task history is shared by all projects: a workspace value would delete other projects\' history'),
   'history.maxSizeMb': confirm('sharedData', 'the task history is shared by all projects: a workspace value would delete other projects\' history'),
+  permissionMode: userOnly('approvals', 'decides what runs without asking and whether commands are confined: a workspace could turn the sandbox off'),
+  'sandbox.allowHosts': userOnly('hosts', 'lets sandboxed commands reach hosts (loopback and private addresses included)'),
   mcpServers: userOnly('servers', 'starts programs and connects to servers; a workspace\'s own `mcpServers` is a separate source whose servers each need the user\'s trust'),
 } as const satisfies Record<string, SettingTrustEntry>;
 

@@ -8,6 +8,7 @@ import { ApprovalCategory } from '../../../shared/events';
 import { DEFAULT_TASK_TOKEN_BUDGET } from '../../../agent/flow/taskTypes';
 import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFAULT_ENV_PASS_THROUGH } from '../../../agent/policy/defaults';
 import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
+import { PermissionMode } from '../../../shared/sandboxModes';
 import type { SettingKey } from './settingTrust';
 
 /** Which model backend a run uses. */
@@ -73,6 +74,10 @@ export const StepwiseConfig = z.object({
   historyMaxAgeDays: z.number().min(0).max(36_500).default(DEFAULT_HISTORY_PRUNE.maxAgeDays),
   /** Above this total size the oldest task history is removed; 0 = no limit. */
   historyMaxSizeMb: z.number().min(0).max(1_000_000).default(DEFAULT_HISTORY_PRUNE.maxSizeMb),
+  /** Ask before acting, auto inside the sandbox, read-only, or full access (`PERMISSION_RULES`). */
+  permissionMode: PermissionMode.default('ask'),
+  /** Hosts sandboxed commands may reach through the sandbox's proxy. */
+  sandboxAllowHosts: z.array(z.string().trim().min(1)).default([]),
 });
 export type StepwiseConfig = z.infer<typeof StepwiseConfig>;
 
@@ -119,6 +124,8 @@ export const SETTING_KEYS: Record<keyof StepwiseConfig, SettingKey> = {
   checkpointsMaxFileSizeMB: 'checkpoints.maxFileSizeMB',
   historyMaxAgeDays: 'history.maxAgeDays',
   historyMaxSizeMb: 'history.maxSizeMb',
+  permissionMode: 'permissionMode',
+  sandboxAllowHosts: 'sandbox.allowHosts',
 };
 
 /** Config plus the settings that were ignored because their values were invalid. */

@@ -1,4 +1,5 @@
 import type { CommandRequest, CommandResult, CommandRunner } from '../../../agent/ports';
+import type { SandboxMode } from '../../../shared/sandboxModes';
 
 /** Where commands are mirrored (the Stepwise terminal in VS Code). */
 export interface CommandMirror {
@@ -26,6 +27,11 @@ export class MirroringCommandRunner implements CommandRunner {
     private readonly inner: CommandRunner,
     private readonly terminal: CommandMirror,
   ) {}
+
+  /** The inner runner's sandbox. */
+  sandboxMode(): SandboxMode {
+    return this.inner.sandboxMode();
+  }
 
   async run(request: CommandRequest): Promise<CommandResult> {
     this.terminal.commandStarted(request.command);

@@ -216,6 +216,7 @@ function onEnvelope(host: LaunchHost, active: ActiveRun, envelope: EventEnvelope
 /** The runner as this run sees it: a command of it that ends in the background says so on its timeline. */
 function withBackgroundEndings(commands: CommandRunner, ended: (callId: string, ending: BackgroundEnding) => void): CommandRunner {
   return {
+    sandboxMode: () => commands.sandboxMode(),
     run: (request) => {
       const callId = request.id;
       if (callId === undefined) return commands.run(request);

@@ -1,3 +1,5 @@
+import { PERMISSION_RULES, type PermissionMode } from '../../../shared/sandboxModes';
+import { probeBwrap } from '../../../node/sandbox/bwrapProbe';
 import * as vscode from 'vscode';
 import type { Logger } from '../../../agent/ports';
 import type { StepwiseConfig } from '../../common/config/stepwiseConfig';
@@ -43,6 +45,8 @@ export function statusRefresher(sources: StatusSources): () => void {
       ...(current.provider === 'vscode-lm' ? {} : { endpoint: resolveBaseUrl(current, process.env) }),
       history: await history.list(30, { threads: true }),
       ...(sources.webSearchReady ? { webSearch: await sources.webSearchReady(current) } : {}),
+      permissionMode: current.permissionMode,
+      ...(await sandboxProblem(current.permissionMode)),
       readsImages: readsImages(current, current.provider === 'vscode-lm' && (await selectLmModel(current.model).catch(() => undefined)) !== undefined),
     });
   };
@@ -55,3 +59,10 @@ async function lmModelName(preferred: string): Promise<string> {
   return chat?.name || chat?.id || preferred;
 }
 
+
+/** Why the permission mode's sandbox cannot run here, for the chat box (nothing when the mode needs none or it runs). */
+async function sandboxProblem(mode: PermissionMode): Promise<{ sandboxUnavailable?: string }> {
+  if (PERMISSION_RULES[mode].sandbox === 'off') return {};
+  const probe = await probeBwrap();
+  return probe.ok ? {} : { sandboxUnavailable: probe.reason };
+}

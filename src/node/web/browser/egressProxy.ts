@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../../agent/ports';
-import type { WebHostPolicy } from '../../../agent/web/hostPolicy';
+import { isAllowedHost, type WebHostPolicy } from '../../../agent/web/hostPolicy';
 import { WebRequestError } from '../../../agent/web/webPorts';
 import { checkedTarget, type Resolver, type Target } from '../safeHttp';
 
@@ -23,6 +23,10 @@ export interface EgressProxyOptions {
   /** A connection idle this long is cut; default 30 s. */
   idleMs?: number;
   logger?: Logger;
+  /** Listen on this unix socket instead of a loopback port (the command sandbox reaches it through a bind mount). */
+  socketPath?: string;
+  /** When set, only these hosts (names, `*.names`, addresses, CIDR blocks) are let through, then checked by the policy (the sandbox's allow list). */
+  onlyHosts?: readonly string[];
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -61,9 +65,11 @@ export class EgressProxy {
     const server = http.createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
+      if (options.socketPath) server.listen(options.socketPath, resolve);
+      else server.listen(0, '127.0.0.1', resolve);
     });
-    const proxy = new EgressProxy(server, options, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const url = options.socketPath ? `unix:${options.socketPath}` : `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const proxy = new EgressProxy(server, options, url);
     server.on('connection', (socket) => proxy.track(socket));
     server.on('request', (req, res) => void proxy.onRequest(req, res));
     server.on('connect', (req, socket, head) => void proxy.onTunnel(req, socket, head));
@@ -146,11 +152,27 @@ export class EgressProxy {
   /** The checked target, or the refusal's reason (recorded). */
   private async check(url: string, shown: string): Promise<Target | string> {
     if (this.overBudget()) return this.refuse(shown, this.budgetMessage(), false);
+    const outsideList = this.outsideOnlyHosts(url);
+    if (outsideList) return this.refuse(shown, outsideList);
     try {
       return await checkedTarget(url, this.options);
     } catch (error) {
       return this.refuse(shown, error instanceof WebRequestError ? error.message : `Refused ${shown}.`);
     }
+  }
+
+  /** Why a host is refused by `onlyHosts` (the sandbox's allow list), or `undefined` when the list lets it through. */
+  private outsideOnlyHosts(url: string): string | undefined {
+    const only = this.options.onlyHosts;
+    if (!only) return undefined;
+    let host: string;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      return `Not a URL: ${url}`;
+    }
+    if (isAllowedHost(host, { allowHosts: only, denyHosts: [] })) return undefined;
+    return `blocked by the sandbox: ${host} is not an allowed host (allow it with --sandbox-allow-host ${host} or stepwise.sandbox.allowHosts).`;
   }
 
   /** A plain `http://` request in absolute form (https goes through CONNECT). */
