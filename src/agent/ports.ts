@@ -105,6 +105,10 @@ export interface CommandRequest {
   id?: string;
   /** Told once when the command, after it went to the background, exits or is stopped (its tree is gone by then). */
   onBackgroundEnd?: (ending: BackgroundEnding) => void;
+  /** Written to the command's stdin, then closed (hooks read their event here); without it stdin is empty. */
+  input?: string;
+  /** Variables set for this command on top of the one child environment (hooks: the project folder). */
+  env?: Record<string, string>;
 }
 
 /** How a background command ended: it exited (`exitCode`, null for a signal) or was stopped. */

@@ -49,6 +49,8 @@ export const CliOptions = z.object({
   rules: z.boolean(),
   verify: z.array(z.string().min(1)),
   verifyMode: z.enum(['auto', 'off']),
+  /** `stream-json`: stdin carries the user's messages while the task runs, one JSON object per line. */
+  input: z.enum(['text', 'stream-json']),
 });
 export type CliOptions = z.infer<typeof CliOptions>;
 
@@ -90,7 +92,9 @@ Options:
   --allow-command PATTERN  run matching commands without asking (repeatable; e.g. "npm test", "git status*")
   --deny-command PATTERN   never run matching commands (repeatable; added to the default deny list)
   --pass-env NAME          pass a secret-looking variable to commands and MCP servers (repeatable)
-  --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough
+  --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough, hooks
+  --input stream-json      read messages for the running task from stdin, one JSON line each:
+                           {"type":"user","message":{"role":"user","content":"…"}} (delivered at the next turn)
   --max-input-tokens N     prompt budget before old tool outputs are elided (default 100000)
 ${WEB_USAGE}
   --verify CMD             a check Stepwise runs when the agent finishes after changing files (repeatable)
@@ -164,6 +168,7 @@ const ARG_OPTIONS = {
   verify: { type: 'string', multiple: true },
   'verify-mode': { type: 'string' },
   json: { type: 'boolean' },
+  input: { type: 'string' },
   ...webArgOptions,
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -207,6 +212,8 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
 
   const verifyMode = values['verify-mode'] ?? 'auto';
   if (verifyMode !== 'auto' && verifyMode !== 'off') throw new UsageError('--verify-mode must be auto or off');
+  const input = values.input ?? 'text';
+  if (input !== 'text' && input !== 'stream-json') throw new UsageError('--input must be text or stream-json');
   const review = values.review ?? 'auto';
   if (!ReviewMode.safeParse(review).success) throw new UsageError(`--review must be ${ReviewMode.options.join(' or ')}`);
 
@@ -243,6 +250,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     rules: !values['no-rules'],
     verify: (values.verify ?? []).map((c) => c.trim()).filter(Boolean),
     verifyMode,
+    input,
   });
 }
 

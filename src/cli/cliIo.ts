@@ -11,6 +11,8 @@ export interface CliIo {
   /** Present only when a person can answer on a terminal. */
   prompter?: Prompter;
   signal: AbortSignal;
+  /** The process's stdin, read only with `--input stream-json` (messages for the running task). */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** Exit codes of `stepwise`: a run's outcome maps through the shared outcome classes (`exitCodeForOutcome`); the rest are the CLI's own. */

@@ -40,6 +40,8 @@ import { settleBackgroundCommands } from '../agent/tools/backgroundCommands';
 import { historyPruneFromEnv } from '../node/historyRules';
 import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
+import { MessageInbox } from '../agent/loop/messageInbox';
+import { readStreamJsonInput } from './cliInput';
 
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
@@ -196,6 +198,8 @@ export async function runCli(io: CliIo): Promise<number> {
   }
   const checkpoints = await openCliCheckpoints(io.env, root, events.runId);
   const workspace = new NodeWorkspace(root);
+  const inbox = new MessageInbox();
+  const stopInput = options.input === 'stream-json' && io.stdin ? readStreamJsonInput(io.stdin, inbox, security.stderr) : undefined;
   const ports = {
     models,
     ...runSettings(options),
@@ -211,12 +215,16 @@ export async function runCli(io: CliIo): Promise<number> {
     images: web.images,
     checkpoints,
     shellSyntax: nodeShellSyntax,
+    // The user's hooks come from the --config file they named (the CLI reads no workspace settings).
+    ...(fileConfig.hooks ? { hooks: [{ source: '--config', config: fileConfig.hooks }] } : {}),
+    inbox,
   };
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
   // @file, @folder/ and @changes in the task (or the resume instruction) attach their content, as in VS Code's chat box.
   const task = options.task ? await expandMentions(options.task, nodeMentionResolver(workspace), io.signal) : '';
   const running = startRun(options, ports, resumed, task, review);
   const result = await running.finally(async () => {
+    stopInput?.();
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);
     await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]);

@@ -124,11 +124,11 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
         cwd: request.cwd,
         // Secrets stay out of commands: the inherited environment is cleaned by the one builder, not
         // extended; the tag marks every process of this command (and what it starts) for the /proc sweep.
-        env: nodeChildEnvironment({ kind: 'command', explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag }, rules: this.options.environment?.() }),
+        env: nodeChildEnvironment({ kind: 'command', explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, ...request.env, [TAG_VAR]: tag }, rules: this.options.environment?.() }),
         extendEnv: false,
         detached: true,
         cleanup: false,
-        stdin: 'ignore',
+        ...(request.input !== undefined ? { input: request.input } : { stdin: 'ignore' as const }),
         stdout: 'pipe',
         stderr: 'pipe',
         buffer: false,

@@ -126,6 +126,7 @@ async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResu
     maxTurns: ctx.agentLimits.maxTurns,
     askAtTurnLimit: true,
     verifyAtFinish: true,
+    takesMessages: true,
   });
   const stop = result.outcome === 'finished' ? undefined : stopReason(ctx);
   if (stop) return stopped(ctx, progress, stop);

@@ -77,6 +77,7 @@ export const SETTING_TRUST = {
   'checkpoints.maxFileSizeMB': confirm('sharedData', 'how much of each file is copied into the store shared by all projects'),
   'history.maxAgeDays': confirm('sharedData', 'the task history is shared by all projects: a workspace value would delete other projects\' history'),
   'history.maxSizeMb': confirm('sharedData', 'the task history is shared by all projects: a workspace value would delete other projects\' history'),
+  hooks: userOnly('program', 'runs commands around the agent\'s every tool call and turn; a workspace\'s own hooks (`.stepwise/settings.json`) are a separate source that runs only after the user trusts its fingerprint'),
   mcpServers: userOnly('servers', 'starts programs and connects to servers; a workspace\'s own `mcpServers` is a separate source whose servers each need the user\'s trust'),
 } as const satisfies Record<string, SettingTrustEntry>;
 

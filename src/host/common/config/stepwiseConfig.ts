@@ -6,6 +6,7 @@ import { DEFAULT_TASK_TOKEN_BUDGET } from '../../../agent/flow/taskTypes';
 import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFAULT_ENV_PASS_THROUGH } from '../../../agent/policy/defaults';
 import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
 import type { SettingKey } from './settingTrust';
+import { HooksConfig } from '../../../agent/hooks/hookConfig';
 
 /** Which model backend a run uses. */
 export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'anthropic', 'vscode-lm']);
@@ -69,6 +70,8 @@ export const StepwiseConfig = z.object({
   historyMaxAgeDays: z.number().min(0).max(36_500).default(DEFAULT_HISTORY_PRUNE.maxAgeDays),
   /** Above this total size the oldest task history is removed; 0 = no limit. */
   historyMaxSizeMb: z.number().min(0).max(1_000_000).default(DEFAULT_HISTORY_PRUNE.maxSizeMb),
+  /** The user's hooks (Claude Code's format); a workspace's own come from `.stepwise/settings.json` after trust. */
+  hooks: HooksConfig.default({}),
 });
 export type StepwiseConfig = z.infer<typeof StepwiseConfig>;
 
@@ -115,6 +118,7 @@ export const SETTING_KEYS: Record<keyof StepwiseConfig, SettingKey> = {
   checkpointsMaxFileSizeMB: 'checkpoints.maxFileSizeMB',
   historyMaxAgeDays: 'history.maxAgeDays',
   historyMaxSizeMb: 'history.maxSizeMb',
+  hooks: 'hooks',
 };
 
 /** Config plus the settings that were ignored because their values were invalid. */
