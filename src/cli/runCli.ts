@@ -123,6 +123,12 @@ function runSettings(options: CliOptions) {
   };
 }
 
+/** The task's inbox, fed from stdin with `--input stream-json` until `stopInput`. */
+function cliInbox(options: CliOptions, io: CliIo, warn: (text: string) => void): { inbox: MessageInbox; stopInput?: () => void } {
+  const inbox = new MessageInbox();
+  return options.input === 'stream-json' && io.stdin ? { inbox, stopInput: readStreamJsonInput(io.stdin, inbox, warn) } : { inbox };
+}
+
 /** The commands that run no task (`checkpoints`, `restore`, `history`, set-up), or `undefined` for the rest. */
 function otherCommand(io: CliIo): Promise<number> | undefined {
   const command = io.argv[0];
@@ -198,8 +204,7 @@ export async function runCli(io: CliIo): Promise<number> {
   }
   const checkpoints = await openCliCheckpoints(io.env, root, events.runId);
   const workspace = new NodeWorkspace(root);
-  const inbox = new MessageInbox();
-  const stopInput = options.input === 'stream-json' && io.stdin ? readStreamJsonInput(io.stdin, inbox, security.stderr) : undefined;
+  const { inbox, stopInput } = cliInbox(options, io, security.stderr);
   const ports = {
     models,
     ...runSettings(options),

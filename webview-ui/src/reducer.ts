@@ -54,6 +54,8 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       const updated = { ...task, images, imagesSection: event.section, ...(event.reader ? { imagesReader: event.reader } : {}) };
       return { ...view, items: [...view.items.slice(0, at), updated, ...view.items.slice(at + 1)] };
     }
+    case 'user_message':
+      return append(closeText(view), { kind: 'message', id: `message:${seq}`, stepId: view.currentStepId, text: event.text, delivered: event.delivered });
     case 'turn_started': {
       const v = closeText({ ...view, turn: { turn: event.turn, maxTurns: event.maxTurns }, turnTextId: undefined });
       return append(v, { kind: 'turn', id: `turn:${seq}`, stepId: v.currentStepId, turn: event.turn, maxTurns: event.maxTurns });

@@ -262,6 +262,10 @@ async function handleChatBoxIntent(intent: WebviewIntent, deps: CommandDeps): Pr
     case 'revealReview':
       await deps.diffReview.reveal(intent.callId);
       return true;
+    case 'sendMessage':
+      // Typed while the task runs: queued for its next turn (nothing runs, nothing to do).
+      deps.controller.sendMessage(intent.text);
+      return true;
     default:
       return false;
   }
@@ -336,7 +340,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
     // Handled above (commands of ours, context requests).
     case 'ready': case 'setApiKey': case 'openSettings': case 'openSetup': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
     case 'searchHistory': case 'deleteRun': case 'exportRun': case 'stopCommand': case 'backgroundCommand':
-    case 'mentionUris': case 'suggestMentions': case 'revealReview':
+    case 'mentionUris': case 'suggestMentions': case 'revealReview': case 'sendMessage':
       return;
     // The set-up view's intents go to the SetupController (extension.ts routes them before this).
     case 'setupListModels': case 'setupTest': case 'setupSave':
