@@ -17,6 +17,7 @@ import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
 import { readTaskImages } from './readTaskImages';
 import { knownStops, taskEnding } from './taskEnding';
+import { taskStartHooks } from './taskHooks';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -156,7 +157,9 @@ export async function settle(ctx: FlowContext, progress: Progress, body: () => P
   try {
     ctx.rules = await loadTaskRules(o.rules, { text: o.task, workspace: o.workspace, signal: ctx.signal }, (event) => o.events.emit(event));
     await ctx.guards.start(ctx.signal);
-    raw = await body();
+    // The user's SessionStart / UserPromptSubmit hooks; a prompt a hook refused does not run.
+    const refused = await taskStartHooks(ctx, !progress.state);
+    raw = refused === undefined ? await body() : { outcome: 'failed', route: progress.route, summary: '', reason: `a UserPromptSubmit hook refused the task: ${refused}`, usage: ctx.budget.usage };
   } catch (error) {
     raw = resultFromError(ctx, progress, error);
   }

@@ -137,6 +137,40 @@ describe('stepwise run (CLI): hooks from --config (Claude Code\'s format)', func
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--config: .*hooks/);
   });
+
+  it('SessionStart and UserPromptSubmit add what they print to the task; UserPromptSubmit exit 2 refuses the task before any model call', async () => {
+    const r = await run([finish], {
+      SessionStart: [{ hooks: [{ type: 'command', command: 'echo "branch: feature/x"' }] }],
+      UserPromptSubmit: [{ hooks: [{ type: 'command', command: node('record.js', path.join(dir, 'prompt.jsonl')) + '; echo "ticket ABC-1"' }] }],
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const first = JSON.stringify(fake!.chatRequests()[0]!.body!.messages);
+    assert.match(first, /branch: feature\/x/);
+    assert.match(first, /ticket ABC-1/);
+    const prompt = JSON.parse((await readFile(path.join(dir, 'prompt.jsonl'), 'utf8')).trim()) as Record<string, unknown>;
+    assert.equal(prompt.hook_event_name, 'UserPromptSubmit');
+    assert.equal(prompt.prompt, 'Tidy up.');
+    await fake?.close();
+
+    const refused = await run([finish], { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "no tasks on Fridays" >&2; exit 2' }] }] });
+    assert.equal(refused.code, 1);
+    assert.equal(fake!.chatRequests().length, 0, 'no model call for a refused prompt');
+    const ended = refused.events.at(-1) as AgentEventOf<'run_finished'>;
+    assert.equal(ended.outcome, 'failed');
+    assert.match(ended.reason ?? '', /UserPromptSubmit hook refused the task: no tasks on Fridays/);
+  });
+
+  it('a Stop hook that exits 2 sends the agent back to work with its reason; once it exits 0 the task finishes', async () => {
+    const gate = path.join(dir, 'gate');
+    const r = await run([finish, runCommand('echo fixed > fixed.txt'), finish], {
+      Stop: [{ hooks: [{ type: 'command', command: `if [ -f ${JSON.stringify(gate)} ]; then exit 0; fi; touch ${JSON.stringify(gate)}; echo "tests are red: fix them first" >&2; exit 2` }] }],
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fake!.chatRequests().length, 3);
+    assert.match(JSON.stringify(fake!.chatRequests()[1]!.body!.messages), /Stop hook did not let the task end yet[^"]*tests are red: fix them first/);
+    assert.ok(existsSync(path.join(ws, 'fixed.txt')));
+    assert.equal((r.events.at(-1) as AgentEventOf<'run_finished'>).outcome, 'finished');
+  });
 });
 
 async function realRoot(folder: string): Promise<string> {
