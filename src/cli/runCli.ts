@@ -63,6 +63,7 @@ async function parseOptions(io: CliIo): Promise<{ options: CliOptions; fileConfi
     }
     if (options.command === 'tasks') return { options, fileConfig: {} };
     if (!options.model) throw new UsageError('No model: pass --model or set STEPWISE_MODEL');
+    if (options.input === 'stream-json' && io.prompter) throw new UsageError('--input stream-json reads messages from stdin: pipe them in (stdin is a terminal here)');
     const info = await stat(options.workspace).catch(() => undefined);
     if (!info?.isDirectory()) throw new UsageError(`--workspace is not a folder: ${options.workspace}`);
     const fileConfig: CliFileConfig = options.config ? await readCliConfig(path.resolve(io.cwd, options.config)) : {};

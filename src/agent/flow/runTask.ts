@@ -17,7 +17,7 @@ import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
 import { readTaskImages } from './readTaskImages';
 import { knownStops, taskEnding } from './taskEnding';
-import { taskStartHooks } from './taskHooks';
+import { taskStartHooks, tellUndelivered } from './taskHooks';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -163,6 +163,7 @@ export async function settle(ctx: FlowContext, progress: Progress, body: () => P
   } catch (error) {
     raw = resultFromError(ctx, progress, error);
   }
+  tellUndelivered(ctx);
   const ending = taskEnding(ctx, progress.route, progress.state, raw);
   const result: TaskResult = { ...raw, outcome: ending.outcome, ...(ending.reason !== undefined ? { reason: ending.reason } : {}) };
   await ctx.guards.stop().catch((error: unknown) => o.logger.error('end checkpoint failed', error));

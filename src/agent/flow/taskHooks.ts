@@ -7,6 +7,14 @@ function taskHookPorts(ctx: FlowContext): HookPorts {
   return { commands: o.commands, workspaceRoot: o.workspace.root, sessionId: o.events.runId, signal: ctx.signal, emit: (event) => o.events.emit(event) };
 }
 
+/** Messages that came after the task's last turn: said, not silently dropped (the user can send them as a follow-up). */
+export function tellUndelivered(ctx: FlowContext): void {
+  const left = ctx.options.inbox?.take() ?? [];
+  if (left.length === 0) return;
+  const quoted = left.map((m) => `"${m.length > 200 ? `${m.slice(0, 200)}…` : m}"`).join(', ');
+  ctx.options.events.emit({ type: 'notice', level: 'warning', code: 'other', message: `Your message ${quoted} arrived after the task's last turn and was not delivered; send it again as a follow-up.` });
+}
+
 /**
  * The hooks of a task's start, once per task (not per step): `SessionStart` (`source` startup or
  * resume), then `UserPromptSubmit` with the user's words when the run starts from a prompt. What
