@@ -94,7 +94,8 @@ Options:
   --pass-env NAME          pass a secret-looking variable to commands and MCP servers (repeatable)
   --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough, hooks
   --input stream-json      read messages for the running task from stdin, one JSON line each:
-                           {"type":"user","message":{"role":"user","content":"…"}} (delivered at the next turn)
+                           {"type":"user","message":{"role":"user","content":"…"}} (delivered at the next turn);
+                           without a task argument the first message is the task
   --max-input-tokens N     prompt budget before old tool outputs are elided (default 100000)
 ${WEB_USAGE}
   --verify CMD             a check Stepwise runs when the agent finishes after changing files (repeatable)
@@ -190,7 +191,9 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   const [command, ...rest] = positionals;
   const parsedCommand = CliCommand.safeParse(command);
   if (!parsedCommand.success) throw new UsageError(command ? `Unknown command "${command}"` : 'Missing command: run, tasks, resume, or presets / models / check to set up a model');
-  const { task, taskId } = positionalsOf(parsedCommand.data, rest);
+  // With --input stream-json a run may take its task from stdin (the first message), as Claude Code's stream-json input does.
+  const fromStdin = parsedCommand.data === 'run' && rest.length === 0 && values.input === 'stream-json';
+  const { task, taskId } = fromStdin ? { task: '', taskId: undefined } : positionalsOf(parsedCommand.data, rest);
   if (values.plan && values['no-plan']) throw new UsageError('--plan and --no-plan exclude each other');
   const retryStep = values['retry-step']?.trim();
   if (retryStep !== undefined && (parsedCommand.data !== 'resume' || !retryStep)) throw new UsageError('--retry-step N goes with `stepwise resume <task-id>` and names a step (its number or id)');

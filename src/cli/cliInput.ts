@@ -27,6 +27,22 @@ export function messageOfLine(line: string): { text: string } | { problem: strin
   return text.trim() ? { text } : { problem: 'no text in the message' };
 }
 
+/** The first message (taken from the inbox: later ones stay queued), or undefined when stdin ended or the run was cancelled first. */
+export function firstMessage(inbox: MessageInbox, stdin: NodeJS.ReadableStream, signal: AbortSignal): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const done = (text: string | undefined) => {
+      stop();
+      stdin.off('end', ended);
+      signal.removeEventListener('abort', ended);
+      resolve(text);
+    };
+    const ended = () => done(undefined);
+    const stop = inbox.onMessage(() => done(inbox.takeFirst()));
+    stdin.once('end', ended);
+    signal.addEventListener('abort', ended, { once: true });
+  });
+}
+
 /**
  * Reads stdin as JSON lines for the life of the task and queues each user message in the task's
  * inbox; a line that is not one is said on stderr and skipped. Returns the stop (the task ended).

@@ -41,7 +41,7 @@ import { historyPruneFromEnv } from '../node/historyRules';
 import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
 import { MessageInbox } from '../agent/loop/messageInbox';
-import { readStreamJsonInput } from './cliInput';
+import { firstMessage, readStreamJsonInput } from './cliInput';
 
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
@@ -124,10 +124,26 @@ function runSettings(options: CliOptions) {
   };
 }
 
-/** The task's inbox, fed from stdin with `--input stream-json` until `stopInput`. */
-function cliInbox(options: CliOptions, io: CliIo, warn: (text: string) => void): { inbox: MessageInbox; stopInput?: () => void } {
+/**
+ * The task's inbox, fed from stdin with `--input stream-json` until `stopInput`, and the task: the
+ * argument, or (`run --input stream-json` without one) the first message; undefined (said on
+ * stderr) when the endpoint is missing or stdin ended first.
+ */
+async function cliInput(options: CliOptions, io: CliIo, warn: (text: string) => void, missing: string | undefined): Promise<{ inbox: MessageInbox; stopInput?: () => void; task: string } | undefined> {
+  // A run without an endpoint stops here, before anything reads stdin.
+  if (missing) {
+    io.stderr(`stepwise: ${missing}\n`);
+    return undefined;
+  }
   const inbox = new MessageInbox();
-  return options.input === 'stream-json' && io.stdin ? { inbox, stopInput: readStreamJsonInput(io.stdin, inbox, warn) } : { inbox };
+  if (options.input !== 'stream-json' || !io.stdin) return { inbox, task: options.task };
+  const stopInput = readStreamJsonInput(io.stdin, inbox, warn);
+  if (options.task || options.command !== 'run') return { inbox, stopInput, task: options.task };
+  const first = await firstMessage(inbox, io.stdin, io.signal);
+  if (first !== undefined) return { inbox, stopInput, task: first };
+  stopInput();
+  io.stderr('stepwise: --input stream-json: stdin ended before a first message (the task)\n');
+  return undefined;
 }
 
 /** The commands that run no task (`checkpoints`, `restore`, `history`, set-up), or `undefined` for the rest. */
@@ -167,12 +183,8 @@ export async function runCli(io: CliIo): Promise<number> {
     return EXIT.finished;
   }
 
-  const missing = endpointProblem(options, apiKey);
-  if (missing) {
-    io.stderr(`stepwise: ${missing}\n`);
-    return EXIT.usage;
-  }
-
+  const input = await cliInput(options, io, security.stderr, endpointProblem(options, apiKey));
+  if (!input) return EXIT.usage;
   const root = await realpath(options.workspace);
   const resumed = await storedTask(options, history, root, io);
   if (typeof resumed === 'number') return resumed;
@@ -205,7 +217,6 @@ export async function runCli(io: CliIo): Promise<number> {
   }
   const checkpoints = await openCliCheckpoints(io.env, root, events.runId);
   const workspace = new NodeWorkspace(root);
-  const { inbox, stopInput } = cliInbox(options, io, security.stderr);
   const ports = {
     models,
     ...runSettings(options),
@@ -223,14 +234,14 @@ export async function runCli(io: CliIo): Promise<number> {
     shellSyntax: nodeShellSyntax,
     // The user's hooks come from the --config file they named (the CLI reads no workspace settings).
     ...(fileConfig.hooks ? { hooks: [{ source: '--config', config: fileConfig.hooks }] } : {}),
-    inbox,
+    inbox: input.inbox,
   };
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
   // @file, @folder/ and @changes in the task (or the resume instruction) attach their content, as in VS Code's chat box.
-  const task = options.task ? await expandMentions(options.task, nodeMentionResolver(workspace), io.signal) : '';
+  const task = input.task ? await expandMentions(input.task, nodeMentionResolver(workspace), io.signal) : '';
   const running = startRun(options, ports, resumed, task, review);
   const result = await running.finally(async () => {
-    stopInput?.();
+    input.stopInput?.();
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);
     await Promise.all([hub?.dispose(), commands.dispose(), web.dispose(), history.flush()]);

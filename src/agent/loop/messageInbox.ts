@@ -20,6 +20,11 @@ export class MessageInbox {
     return this.queued.splice(0, this.queued.length);
   }
 
+  /** The oldest queued message alone, removed (the CLI's task from stdin); undefined when none waits. */
+  takeFirst(): string | undefined {
+    return this.queued.shift();
+  }
+
   /** Messages waiting. */
   get size(): number {
     return this.queued.length;

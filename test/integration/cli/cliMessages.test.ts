@@ -73,6 +73,24 @@ describe('stepwise run (CLI): messages while the task runs (--input stream-json)
     assert.equal(messages[messages.length - 2]?.role, 'tool');
   });
 
+  it('without a task argument the first stdin message is the task; stdin that ends first is a usage error', async () => {
+    fake = await startFakeOpenAI((request) => (carries(request) ? finish('done both') : finish('done')));
+    const args = ['run', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--no-plan', '--input', 'stream-json'];
+    const cli = startCli(args, {}, 'pipe');
+    cli.child.stdin!.write(line('Fix the typo in README.'));
+    const r = await cli.done;
+    assert.equal(r.code, 0, r.stderr);
+    const started = r.events.find((e): e is AgentEventOf<'run_started'> => e.type === 'run_started');
+    assert.equal(started?.task, 'Fix the typo in README.');
+    assert.match(requestText(fake.chatRequests()[0]!), /Fix the typo in README\./);
+
+    const empty = startCli(args, {}, 'pipe');
+    empty.child.stdin!.end();
+    const e = await empty.done;
+    assert.equal(e.code, 2);
+    assert.match(e.stderr, /stdin ended before a first message/);
+  });
+
   it('a planned task: the message goes to the plan updater, whose plan change quotes it ("you asked: …"), and the new step runs', async () => {
     fake = await startFakeOpenAI(
       flowScript({
