@@ -3,7 +3,7 @@
 // trusts them (asked once, by fingerprint: a changed hook is asked about again). Real tasks against
 // a fake model over loopback; real hook processes leave marker files.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { StepwiseApi } from '../../../src/extension';
@@ -69,9 +69,12 @@ describe('hooks: the user\'s run, a workspace\'s wait for trust (trusted workspa
   });
 
   it('the user\'s own hook (stepwise.hooks) runs at once', async () => {
-    await config().update('hooks', { PostToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: 'touch user-hook-ran' }] }] }, vscode.ConfigurationTarget.Global);
+    await config().update('hooks', { PostToolUse: [{ matcher: 'run_command', hooks: [{ type: 'command', command: 'cat > user-hook-ran' }] }] }, vscode.ConfigurationTarget.Global);
     await task();
     assert.ok(existsSync(marker('user-hook-ran')), 'the user hook ran');
+    // Through the terminal-mirroring runner too, the hook read the event on its stdin.
+    const event = JSON.parse(readFileSync(marker('user-hook-ran'), 'utf8')) as { hook_event_name: string; tool_name: string; tool_input: { command: string } };
+    assert.deepEqual([event.hook_event_name, event.tool_name, event.tool_input.command], ['PostToolUse', 'run_command', 'echo ran >> ran.txt']);
     await config().update('hooks', undefined, vscode.ConfigurationTarget.Global);
   });
 
