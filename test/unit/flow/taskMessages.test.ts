@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { runTask } from '../../../src/agent/flow/runTask';
 import { MessageInbox } from '../../../src/agent/loop/messageInbox';
+import { conversationFromEvents } from '../../../src/agent/context/conversationFromEvents';
 import { call, finish, flowModel, harness, requestsOf, requestText } from './flowHarness';
 
 // The task's inbox in the core: a planned task's messages go to the updater after the running step
@@ -47,6 +48,18 @@ describe('messages while a task runs (core)', () => {
     assert.equal((await runTask(h.options)).outcome, 'finished');
     assert.ok(h.of('notice').some((n) => /"too late" arrived after the task's last turn and was not delivered/.test(n.message)));
     assert.equal(inbox.size, 0);
+  });
+
+  it('a resumed conversation keeps the messages delivered at a turn (not those the plan updater took)', () => {
+    const messages = conversationFromEvents([
+      { type: 'run_started', task: 'Fix the typo', workspace: '/w', model: 'm' },
+      { type: 'assistant_message', text: '', toolCalls: [{ id: 'c1', name: 'list_files', arguments: '{}' }] },
+      { type: 'tool_result', callId: 'c1', name: 'list_files', isError: false, content: 'README.md', durationMs: 1 },
+      { type: 'user_message', text: 'and the changelog', delivered: 'turn' },
+      { type: 'user_message', text: 'for the updater', delivered: 'plan' },
+    ]);
+    assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'tool', 'user']);
+    assert.match(messages[3]!.content, /while you were working[\s\S]*and the changelog$/);
   });
 
   it('direct: a message waiting when the agent finishes sends it back to work, and the next request carries it', async () => {
