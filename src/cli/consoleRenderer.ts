@@ -189,8 +189,13 @@ export class ConsoleRenderer {
         this.line(this.paint('33', `! Context compacted: ${event.summarizedMessages} older messages summarized (${event.tokensBefore} → ${event.tokensAfter} tokens)`));
         break;
       default:
-        break;
+        this.renderRest(event);
     }
+  }
+
+  /** The events `renderEvent` leaves: a message the user sent while the task ran, where it was delivered. */
+  private renderRest(event: AgentEvent): void {
+    if (event.type === 'user_message') this.line(this.paint('36', `» you (while it ran${event.delivered === 'plan' ? ', to the plan updater' : ''}): ${event.text}`));
   }
 
   /** " (12k / 40k tokens)" for a budgeted step, saying so when its budget ended it; "" for others. */

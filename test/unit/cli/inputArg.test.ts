@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseCliArgs, UsageError } from '../../../src/cli/cliArgs';
+import { ConsoleRenderer } from '../../../src/cli/consoleRenderer';
+import { EVENT_VERSION, type AgentEvent, type EventEnvelope } from '../../../src/shared/events';
 
 // `--input`: text (default) or stream-json; only stream-json lets `run` take its task from stdin.
 
@@ -24,4 +26,15 @@ describe('CLI --input', () => {
       assert.deepEqual({ input: options.input, task: options.task }, expected);
     });
   }
+});
+
+describe('CLI console: messages sent while the task ran', () => {
+  it('prints each where it was delivered', () => {
+    let out = '';
+    const renderer = new ConsoleRenderer({ write: (text) => (out += text), color: false });
+    const envelope = (seq: number, event: AgentEvent) => ({ v: EVENT_VERSION, seq, runId: 'r', ts: 0, event }) as EventEnvelope;
+    renderer.render(envelope(0, { type: 'user_message', text: 'also the changelog', delivered: 'turn' }));
+    renderer.render(envelope(1, { type: 'user_message', text: 'skip the docs', delivered: 'plan' }));
+    assert.match(out, /» you \(while it ran\): also the changelog\n» you \(while it ran, to the plan updater\): skip the docs/);
+  });
 });
