@@ -98,7 +98,7 @@ export interface InnerRun {
   verifyAtFinish?: boolean;
   /** Stops this run alone (a step's own budget); the task's signal always stops it too. */
   signal?: AbortSignal;
-  /** The user's messages sent while it runs reach this run at its turn boundaries (direct runs; a plan's go to its updater). */
+  /** The user's own agent (direct runs): their messages reach it at its turn boundaries (a plan's go to its updater), Stop hooks apply. */
   takesMessages?: boolean;
 }
 
@@ -141,6 +141,7 @@ export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRu
       waits: ctx.waits,
       ...(o.hooks ? { hooks: o.hooks } : {}),
       ...(run.takesMessages && o.inbox ? { inbox: o.inbox } : {}),
+      ...(run.takesMessages ? { mainAgent: true } : {}),
     });
     ctx.turns += result.turns;
     const missing = result.usage.totalTokens - relay.counted().totalTokens;

@@ -98,6 +98,8 @@ export interface AgentRunOptions {
   hooks?: readonly HookSource[];
   /** Messages the user sends while the run goes on, delivered at the next turn boundary. */
   inbox?: MessageInbox;
+  /** The user's own agent (a direct run or follow-up), not a plan step or the look-first pass: Stop hooks apply to it. */
+  mainAgent?: boolean;
 }
 
 /** How a run ended, with the conversation for resume and the usage for display. */

@@ -25,7 +25,8 @@ export function deliverMessages(run: RunSession): void {
  */
 export async function keepGoing(run: RunSession, state: { stopHookContinues: number }): Promise<boolean> {
   if ((run.options.inbox?.size ?? 0) > 0) return true;
-  if (!run.options.hooks) return false;
+  // Stop is the user's own agent's (Claude Code's): a plan step is a subagent and ends as its role decides.
+  if (!run.options.hooks || !run.options.mainAgent) return false;
   const outcome = await runHooks(run.options.hooks, hookPorts(run), 'Stop', { stop_hook_active: state.stopHookContinues > 0 });
   if (outcome.blocked === undefined || state.stopHookContinues >= MAX_STOP_HOOK_CONTINUES) return false;
   state.stopHookContinues++;

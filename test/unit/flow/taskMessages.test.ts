@@ -62,6 +62,21 @@ describe('messages while a task runs (core)', () => {
     assert.match(messages[3]!.content, /while you were working[\s\S]*and the changelog$/);
   });
 
+  it('Stop hooks are the main agent\'s: a planned task\'s steps never run them, a direct run does (with its stdin)', async () => {
+    const hooks = [{ source: 'user', config: { Stop: [{ hooks: [{ type: 'command' as const, command: 'stop-check' }] }] } }];
+    const planned = flowModel({ planner: [call('create_plan', { ...PLAN, steps: PLAN.steps.slice(0, 1) })], 'step:One': [finish('one done')], updater: () => call('keep_plan', {}), report: [REPORT] });
+    const h = harness(planned, { task: 'Do one', planMode: 'always', hooks, commands: [{ match: 'stop-check', exitCode: 0 }] });
+    assert.equal((await runTask(h.options)).outcome, 'finished');
+    assert.equal(h.commands.requests.filter((r) => r.command === 'stop-check').length, 0);
+
+    const direct = flowModel({ direct: [finish('done')] });
+    const d = harness(direct, { task: 'Do it', planMode: 'never', hooks, commands: [{ match: 'stop-check', exitCode: 0 }] });
+    assert.equal((await runTask(d.options)).outcome, 'finished');
+    const ran = d.commands.requests.filter((r) => r.command === 'stop-check');
+    assert.equal(ran.length, 1);
+    assert.deepEqual(JSON.parse(ran[0]!.input!), { session_id: 'run-1', cwd: d.workspace.root, workspace: d.workspace.root, hook_event_name: 'Stop', stop_hook_active: false });
+  });
+
   it('direct: a message waiting when the agent finishes sends it back to work, and the next request carries it', async () => {
     const inbox = new MessageInbox();
     const model = flowModel({
