@@ -108,6 +108,10 @@ export interface CommandRequest {
   onBackgroundEnd?: (ending: BackgroundEnding) => void;
   /** Run outside the sandbox (only after a person approved the escalation). */
   outsideSandbox?: boolean;
+  /** Written to the command's stdin, then closed (hooks read their event here); without it stdin is empty. */
+  input?: string;
+  /** Variables set for this command on top of the one child environment (hooks: the project folder). */
+  env?: Record<string, string>;
 }
 
 /** How a background command ended: it exited (`exitCode`, null for a signal) or was stopped. */

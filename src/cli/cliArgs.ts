@@ -54,6 +54,8 @@ export const CliOptions = z.object({
   verify: z.array(z.string().min(1)),
   verifyMode: z.enum(['auto', 'off']),
   sandbox: CliSandboxOptions,
+  /** `stream-json`: stdin carries the user's messages while the task runs, one JSON object per line. */
+  input: z.enum(['text', 'stream-json']),
 });
 export type CliOptions = z.infer<typeof CliOptions>;
 
@@ -98,7 +100,10 @@ Options:
   --allow-command PATTERN  run matching commands without asking (repeatable; e.g. "npm test", "git status*")
   --deny-command PATTERN   never run matching commands (repeatable; added to the default deny list)
   --pass-env NAME          pass a secret-looking variable to commands and MCP servers (repeatable)
-  --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough
+  --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough, hooks
+  --input stream-json      read messages for the running task from stdin, one JSON line each:
+                           {"type":"user","message":{"role":"user","content":"…"}} (delivered at the next turn);
+                           without a task argument the first message is the task
   --max-input-tokens N     prompt budget before old tool outputs are elided (default ${DEFAULT_LIMITS.maxInputTokens})
 ${WEB_USAGE}
 ${SANDBOX_USAGE}
@@ -178,6 +183,7 @@ const ARG_OPTIONS = {
   verify: { type: 'string', multiple: true },
   'verify-mode': { type: 'string' },
   json: { type: 'boolean' },
+  input: { type: 'string' },
   ...webArgOptions,
   ...sandboxArgOptions,
   help: { type: 'boolean', short: 'h' },
@@ -200,7 +206,9 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   const [command, ...rest] = positionals;
   const parsedCommand = CliCommand.safeParse(command);
   if (!parsedCommand.success) throw new UsageError(command ? `Unknown command "${command}"` : 'Missing command: run, tasks, resume, or presets / models / check to set up a model');
-  const { task, taskId } = positionalsOf(parsedCommand.data, rest);
+  // With --input stream-json a run may take its task from stdin (the first message), as Claude Code's stream-json input does.
+  const fromStdin = parsedCommand.data === 'run' && rest.length === 0 && values.input === 'stream-json';
+  const { task, taskId } = fromStdin ? { task: '', taskId: undefined } : positionalsOf(parsedCommand.data, rest);
   if (values.plan && values['no-plan']) throw new UsageError('--plan and --no-plan exclude each other');
   const retryStep = values['retry-step']?.trim();
   if (retryStep !== undefined && (parsedCommand.data !== 'resume' || !retryStep)) throw new UsageError('--retry-step N goes with `stepwise resume <task-id>` and names a step (its number or id)');
@@ -222,6 +230,8 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
 
   const verifyMode = values['verify-mode'] ?? 'auto';
   if (verifyMode !== 'auto' && verifyMode !== 'off') throw new UsageError('--verify-mode must be auto or off');
+  const input = values.input ?? 'text';
+  if (input !== 'text' && input !== 'stream-json') throw new UsageError('--input must be text or stream-json');
   const review = values.review ?? 'auto';
   if (!ReviewMode.safeParse(review).success) throw new UsageError(`--review must be ${ReviewMode.options.join(' or ')}`);
 
@@ -263,6 +273,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     extensions: !values['no-extensions'],
     verify: (values.verify ?? []).map((c) => c.trim()).filter(Boolean),
     verifyMode,
+    input,
   });
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFAULT_ENV_PASS_THROUGH } from '../agent/policy/defaults';
 import type { ApprovalRules } from '../agent/policy/policyApprover';
 import { ApprovalCategory } from '../shared/events';
+import { HooksConfig } from '../agent/hooks/hookConfig';
 import { UsageError, type CliOptions } from './cliArgs';
 
 const names = z.array(z.string().trim().min(1));
@@ -18,6 +19,8 @@ export const CliFileConfig = z
     commands: z.object({ allow: names.optional(), deny: names.optional() }).strict().optional(),
     approvals: z.object({ autoApprove: z.array(ApprovalCategory).optional() }).strict().optional(),
     env: z.object({ passThrough: names.optional() }).strict().optional(),
+    /** Claude Code's hooks format (`stepwise.hooks`): the user's own commands around the agent's steps. */
+    hooks: HooksConfig.optional(),
   })
   .strict();
 export type CliFileConfig = z.infer<typeof CliFileConfig>;
@@ -33,6 +36,11 @@ function nestDottedKeys(raw: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     const [head, ...rest] = key.replace(/^stepwise\./, '').split('.');
+    // Hooks are keyed by event names, not dotted settings: kept as written.
+    if (head === 'hooks') {
+      out[head] = value;
+      continue;
+    }
     if (rest.length === 0) out[head!] = value;
     else out[head!] = { ...(out[head!] as Record<string, unknown> | undefined), [rest.join('.')]: value };
   }

@@ -22,6 +22,8 @@ export interface CliIo {
   asker?: Asker;
   /** A server shell's listener: each envelope `--json` would print, given instead of printed. */
   onEnvelope?: (envelope: EventEnvelope) => void;
+  /** The process's stdin, read only with `--input stream-json` (messages for the running task). */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** Exit codes of `stepwise`: a run's outcome maps through the shared outcome classes (`exitCodeForOutcome`); the rest are the CLI's own. */

@@ -189,7 +189,7 @@ export class ConsoleRenderer {
         this.line(this.paint('33', `! Context compacted: ${event.summarizedMessages} older messages summarized (${event.tokensBefore} → ${event.tokensAfter} tokens)`));
         break;
       default:
-        break;
+        this.renderRest(event);
     }
   }
 
@@ -206,6 +206,11 @@ export class ConsoleRenderer {
   private delegate(event: AgentEventOf<'delegate_started' | 'delegate_finished'>): void {
     if (event.type === 'delegate_started') this.line(this.paint('1', `▶ delegated to ${event.role}: ${preview(event.task, 2)}`));
     else this.line(`${event.outcome === 'finished' ? this.paint('32', '✓') : this.paint('31', '✗')} ${event.role} ${event.outcome}: ${preview(event.summary, 3)}`);
+  }
+
+  /** The events `renderEvent` leaves: a message the user sent while the task ran, where it was delivered. */
+  private renderRest(event: AgentEvent): void {
+    if (event.type === 'user_message') this.line(this.paint('36', `» you (while it ran${event.delivered === 'plan' ? ', to the plan updater' : ''}): ${event.text}`));
   }
 
   /** " (12k / 40k tokens)" for a budgeted step, saying so when its budget ended it; "" for others. */

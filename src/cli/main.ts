@@ -37,6 +37,7 @@ entry({
   color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
   prompter: interactive ? ttyPrompter(process.stdin, process.stderr) : undefined,
   signal: controller.signal,
+  stdin: process.stdin,
 }).then(
   // Exit explicitly once stdout drained: a keep-alive socket must not keep a finished CLI alive.
   (code) => {

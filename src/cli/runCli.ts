@@ -42,6 +42,8 @@ import { exitCodeForOutcome } from '../shared/outcomeClass';
 import { nodeShellSyntax } from '../node/shellWasm';
 import { cliExtensions } from './cliExtensions';
 import { openCliSandbox } from './cliSandbox';
+import { MessageInbox } from '../agent/loop/messageInbox';
+import { firstMessage, readStreamJsonInput } from './cliInput';
 
 
 function stderrLogger(io: CliIo, verbose: boolean): Logger {
@@ -63,6 +65,7 @@ async function parseOptions(io: CliIo): Promise<{ options: CliOptions; fileConfi
     }
     if (options.command === 'tasks') return { options, fileConfig: {} };
     if (!options.model) throw new UsageError('No model: pass --model or set STEPWISE_MODEL');
+    if (options.input === 'stream-json' && io.prompter) throw new UsageError('--input stream-json reads messages from stdin: pipe them in (stdin is a terminal here)');
     const info = await stat(options.workspace).catch(() => undefined);
     if (!info?.isDirectory()) throw new UsageError(`--workspace is not a folder: ${options.workspace}`);
     const fileConfig: CliFileConfig = options.config ? await readCliConfig(path.resolve(io.cwd, options.config)) : {};
@@ -127,6 +130,28 @@ function runSettings(options: CliOptions) {
   };
 }
 
+/**
+ * The task's inbox, fed from stdin with `--input stream-json` until `stopInput`, and the task: the
+ * argument, or (`run --input stream-json` without one) the first message; undefined (said on
+ * stderr) when the endpoint is missing or stdin ended first.
+ */
+async function cliInput(options: CliOptions, io: CliIo, warn: (text: string) => void, missing: string | undefined): Promise<{ inbox: MessageInbox; stopInput?: () => void; task: string } | undefined> {
+  // A run without an endpoint stops here, before anything reads stdin.
+  if (missing) {
+    io.stderr(`stepwise: ${missing}\n`);
+    return undefined;
+  }
+  const inbox = new MessageInbox();
+  if (options.input !== 'stream-json' || !io.stdin) return { inbox, task: options.task };
+  const stopInput = readStreamJsonInput(io.stdin, inbox, warn);
+  if (options.task || options.command !== 'run') return { inbox, stopInput, task: options.task };
+  const first = await firstMessage(inbox, io.stdin, io.signal);
+  if (first !== undefined) return { inbox, stopInput, task: first };
+  stopInput();
+  io.stderr('stepwise: --input stream-json: stdin ended before a first message (the task)\n');
+  return undefined;
+}
+
 /** The commands that run no task (`checkpoints`, `restore`, `history`, set-up), or `undefined` for the rest. */
 function otherCommand(io: CliIo): Promise<number> | undefined {
   const command = io.argv[0];
@@ -152,6 +177,17 @@ async function usageStop(io: CliIo, problem: string, closing: Promise<unknown> =
   return EXIT.usage;
 }
 
+/** The MCP servers of `--mcp-config`, connected; a bad configuration is said and its exit code returned. */
+async function cliMcpHub(io: CliIo, options: Parameters<typeof connectCliMcp>[0]): Promise<McpHub | number> {
+  try {
+    return await connectCliMcp(options);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`stepwise: ${error.message}\n`);
+    return EXIT.usage;
+  }
+}
+
 /** Runs `stepwise run | tasks | resume ...` to completion and returns the exit code; never throws for user errors. */
 export async function runCli(io: CliIo): Promise<number> {
   // A restore a crash interrupted is rolled back before any command looks at the workspace.
@@ -170,10 +206,8 @@ export async function runCli(io: CliIo): Promise<number> {
     await listTasks(history, options.json, io.stdout);
     return EXIT.finished;
   }
-
-  const missing = endpointProblem(options, apiKey);
-  if (missing) return usageStop(io, missing);
-
+  const input = await cliInput(options, io, security.stderr, endpointProblem(options, apiKey));
+  if (!input) return EXIT.usage;
   const root = await realpath(options.workspace);
   const resumed = await storedTask(options, history, root, io);
   if (typeof resumed === 'number') return resumed;
@@ -195,19 +229,13 @@ export async function runCli(io: CliIo): Promise<number> {
   const registry = new ToolRegistry([...builtinTools(), ...web.tools, ...python.tools]);
   const approver = security.approver;
   const asker = io.asker ?? new CliAsker(io.prompter);
-  let hub: McpHub | undefined;
-  if (options.mcpConfig) {
-    try {
-      hub = await connectCliMcp({
-        configPath: path.resolve(io.cwd, options.mcpConfig), workspaceRoot: root, env: io.env, registry,
-        model: defaultModel, approver, emit: (event) => void events.emit(event), asker, logger, warn: security.stderr, environment: security.environment,
-      });
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      io.stderr(`stepwise: ${error.message}\n`);
-      return EXIT.usage;
-    }
-  }
+  const hub = options.mcpConfig
+    ? await cliMcpHub(io, {
+      configPath: path.resolve(io.cwd, options.mcpConfig), workspaceRoot: root, env: io.env, registry,
+      model: defaultModel, approver, emit: (event) => void events.emit(event), asker, logger, warn: security.stderr, environment: security.environment,
+    })
+    : undefined;
+  if (typeof hub === 'number') return hub;
   const checkpoints = await openCliCheckpoints(io.env, root, events.runId);
   const workspace = new NodeWorkspace(root);
   const ports = {
@@ -225,14 +253,18 @@ export async function runCli(io: CliIo): Promise<number> {
     images: web.images,
     checkpoints,
     shellSyntax: nodeShellSyntax,
+    // The user's hooks come from the --config file they named (the CLI reads no workspace settings).
+    ...(fileConfig.hooks ? { hooks: [{ source: '--config', config: fileConfig.hooks }] } : {}),
+    inbox: input.inbox,
   };
   const review = options.review === 'ask' && io.prompter ? cliPlanReview(io.prompter, io.stderr) : undefined;
-  const extensions = await cliExtensions(options, workspace, registry, { env: io.env, warn: security.stderr, signal: io.signal });
+  const extensions = await cliExtensions({ ...options, task: input.task }, workspace, registry, { env: io.env, warn: security.stderr, signal: io.signal });
   if (!extensions.ok) return usageStop(io, extensions.usage, Promise.all([hub?.dispose(), sandbox.dispose(), web.dispose(), python.dispose()]));
   // @file, @folder/ and @changes in the task (or the resume instruction) attach their content, as in VS Code's chat box.
   const task = extensions.task ? await expandMentions(extensions.task, nodeMentionResolver(workspace), io.signal) : '';
   const running = startRun(options, { ...ports, roles: extensions.roles }, resumed, task, review);
   const result = await running.finally(async () => {
+    input.stopInput?.();
     // The CLI has no one to ask: commands left in the background end with the task.
     await settleBackgroundCommands(commands);
     await Promise.all([hub?.dispose(), sandbox.dispose(), web.dispose(), python.dispose(), history.flush()]);

@@ -140,9 +140,10 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       // The sandbox (when on) already wrapped the shell into `spawn`.
       ({ child } = await spawnGroupLeader(spawn.file, spawn.args, {
         cwd: request.cwd,
-        explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, ...spawn.env, [TAG_VAR]: tag },
+        explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, ...request.env, ...spawn.env, [TAG_VAR]: tag },
         rules: this.options.environment?.(),
         stdin: 'ignore',
+        ...(request.input !== undefined ? { input: request.input } : {}),
       }));
     } catch (error) {
       output.append(`Could not start ${shell}: ${error instanceof Error ? error.message : String(error)}`);

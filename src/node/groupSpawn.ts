@@ -13,6 +13,8 @@ export interface GroupSpawnOptions {
   rules?: EnvironmentRules;
   /** `pipe` for a process we talk to (the Python session); commands get none. */
   stdin: 'ignore' | 'pipe';
+  /** Written to stdin, then closed, in place of `stdin` (hooks read their event here). */
+  input?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function spawnGroupLeader(file: string, args: readonly string[], op
     extendEnv: false,
     detached: true,
     cleanup: false,
-    stdin: options.stdin,
+    ...(options.input !== undefined ? { input: options.input } : { stdin: options.stdin }),
     stdout: 'pipe',
     stderr: 'pipe',
     buffer: false,

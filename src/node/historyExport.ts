@@ -52,10 +52,12 @@ interface Gathered {
   finished?: AgentEventOf<'run_finished'>;
   answer?: string;
   report?: string;
+  /** Messages the user sent while the task ran, where each was delivered. */
+  messages: Array<{ text: string; delivered: 'turn' | 'plan' }>;
 }
 
 function gather(envelopes: readonly EventEnvelope[]): Gathered {
-  const out: Gathered = { task: '', steps: new Map(), commands: [] };
+  const out: Gathered = { task: '', steps: new Map(), commands: [], messages: [] };
   const calls = new Map<string, string>();
   const results = new Map<string, AgentEventOf<'tool_result'>>();
   const rejected = new Set<string>();
@@ -85,6 +87,7 @@ function gather(envelopes: readonly EventEnvelope[]): Gathered {
       case 'assistant_message': if (event.text.trim()) out.answer = event.text; break;
       case 'report': out.report = event.markdown; break;
       case 'command_ended': ended.set(event.callId, event); break;
+      case 'user_message': out.messages.push({ text: event.text, delivered: event.delivered }); break;
       case 'run_finished': out.finished = event; break;
       default: break;
     }
@@ -113,6 +116,10 @@ export function historyMarkdown(envelopes: readonly EventEnvelope[]): string {
   const spent = spentByRuns(envelopes.map((e) => e.event));
   if (spent) lines.push(`- Cost: ${figuresWords(spent)}`);
   lines.push('');
+  for (const message of g.messages) {
+    lines.push(`Sent while it ran (${message.delivered === 'plan' ? 'to the plan updater' : 'at a turn'}):`, '');
+    block(message.text);
+  }
   if (g.steps.size > 0) {
     lines.push('## Plan', '');
     if (g.goal) lines.push(`Goal: ${g.goal.replace(/\s+/g, ' ').trim()}`, '');

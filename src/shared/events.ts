@@ -221,7 +221,7 @@ const CompactionUndone = z.object({ type: z.literal('compaction_undone'), id: z.
 const Notice = z.object({
   type: z.literal('notice'),
   level: z.enum(['info', 'warning']),
-  code: z.enum(['retry', 'stuck', 'context_elided', 'tool_protocol', 'step_limit', 'context_compaction', 'edits_undone', 'other']),
+  code: z.enum(['retry', 'stuck', 'context_elided', 'tool_protocol', 'step_limit', 'context_compaction', 'edits_undone', 'hook', 'other']),
   message: z.string(),
   /** `retry`: which retry of the model call this is, of how many at most, and how long until it is sent (views count down). */
   retry: z.object({ attempt: z.number().int().positive(), of: z.number().int().positive().optional(), delayMs: z.number().int().nonnegative() }).optional(),
@@ -325,6 +325,11 @@ const TaskImagesEvent = z.object({
  */
 const DelegateStarted = z.object({ type: z.literal('delegate_started'), callId: z.string(), role: z.string(), task: z.string() });
 const DelegateFinished = z.object({ type: z.literal('delegate_finished'), callId: z.string(), role: z.string(), outcome: RunOutcome, summary: z.string() });
+/**
+ * A message the user sent while the task ran, told where it was delivered: `turn` into the agent's
+ * conversation at a turn boundary (never inside a tool call), `plan` to the plan updater after a step.
+ */
+const UserMessage = z.object({ type: z.literal('user_message'), text: z.string(), delivered: z.enum(['turn', 'plan']) });
 
 /** Everything a run tells the world: the one event stream of architecture.md. */
 export const AgentEvent = z.discriminatedUnion('type', [
@@ -360,6 +365,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   TaskImagesEvent,
   DelegateStarted,
   DelegateFinished,
+  UserMessage,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 

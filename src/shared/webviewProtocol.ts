@@ -33,6 +33,8 @@ export const WebviewIntent = z.discriminatedUnion('type', [
   /** `images`: pasted or dropped into the chat box; the core re-checks their bytes and sends them to the vision model. */
   z.object({ type: z.literal('submitTask'), text: text.trim().min(1), planMode: PlanMode, images: z.array(TaskImage).max(MAX_TASK_IMAGES).optional() }),
   z.object({ type: z.literal('cancel') }),
+  /** A message for the running task, delivered at its next turn boundary (or to its plan updater). */
+  z.object({ type: z.literal('sendMessage'), text: text.trim().min(1) }),
   /** `always`: approve this call and every later one of the same category. */
   z.object({ type: z.literal('approve'), callId: id, always: z.boolean().optional() }),
   z.object({ type: z.literal('reject'), callId: id, reason: z.string().max(2_000).optional() }),

@@ -17,8 +17,9 @@ export interface Draft {
 
 /**
  * The task input: Enter sends, Shift+Enter adds a line (and Enter while an IME is composing does
- * nothing). Sends `submitTask` for a new task and `resumeRun` to follow up on the shown run; shows
- * Stop instead of Send while a run is going.
+ * nothing). Sends `submitTask` for a new task and `resumeRun` to follow up on the shown run. While a
+ * run is going it stays open: Stop shows beside Send, and Send queues a message for the running task
+ * (`sendMessage`), listed above the input until the timeline shows where the core delivered it.
  */
 export class Composer {
   readonly element: HTMLElement;
@@ -31,6 +32,9 @@ export class Composer {
   private readonly mentions: MentionMenu;
   private readonly attachments: Attachments;
   private readonly visionNote: VisionNote;
+  /** Messages sent to the running task and not yet delivered (the timeline shows them once delivered). */
+  private queued: string[] = [];
+  private readonly queuedList: HTMLElement = h('div', { class: 'queued-messages', 'data-role': 'queued-messages', 'aria-live': 'polite' });
 
   constructor(
     private readonly post: (intent: WebviewIntent) => boolean,
@@ -69,6 +73,7 @@ export class Composer {
       this.mentions.element,
       this.attachments.element,
       this.visionNote.element,
+      this.queuedList,
       this.textarea,
       h('div', { class: 'composer-row' }, this.planSelect, this.permission.select, h('span', { class: 'spacer' }), this.stopButton, this.sendButton),
       this.permission.note);
@@ -118,7 +123,8 @@ export class Composer {
     const t: Translate = state.t;
     this.attachments.render(t);
     const followUp = this.followUpRunId() !== undefined;
-    this.textarea.placeholder = followUp ? t('followUpPlaceholder') : t('composerPlaceholder');
+    const running = state.status.running;
+    this.textarea.placeholder = running ? t('runningPlaceholder') : followUp ? t('followUpPlaceholder') : t('composerPlaceholder');
     this.textarea.setAttribute('aria-label', t('composerLabel'));
     this.planSelect.setAttribute('aria-label', t('planModeLabel'));
     this.planSelect.title = t('planModeLabel');
@@ -128,9 +134,8 @@ export class Composer {
     this.permission.render(state);
     setLabel(this.sendButton, t('send'));
     setLabel(this.stopButton, t('stop'));
-    const running = state.status.running;
     setShown(this.stopButton, running);
-    setShown(this.sendButton, !running);
+    this.drawQueued(state);
     this.drawVision();
   }
 
@@ -139,6 +144,19 @@ export class Composer {
     if (!this.state) return;
     this.visionNote.render(this.state.t, this.attachments.current.length, this.state.status.readsImages);
     this.sendButton.disabled = this.visionNote.blocks;
+  }
+
+  /** The queued messages: each leaves the list once a delivered message with its words is on the timeline (or the run ended). */
+  private drawQueued(state: AppState): void {
+    const delivered = state.run.items.filter((item) => item.kind === 'message').map((item) => (item as { text: string }).text);
+    this.queued = state.status.running ? this.queued.filter((text) => {
+      const at = delivered.indexOf(text);
+      if (at < 0) return true;
+      delivered.splice(at, 1);
+      return false;
+    }) : [];
+    this.queuedList.replaceChildren(...this.queued.map((text) => h('div', { class: 'queued-message muted', 'data-role': 'queued-message' }, state.t('messageQueued', text))));
+    setShown(this.queuedList, this.queued.length > 0);
   }
 
   /** "Send without the picture": the words go as they are, the pictures are dropped. */
@@ -161,9 +179,13 @@ export class Composer {
   }
 
   private send(): void {
-    if (!this.state || this.state.status.running) return;
+    if (!this.state) return;
     const text = this.textarea.value.trim();
     if (text === '') return;
+    if (this.state.status.running) {
+      this.sendWhileRunning(text);
+      return;
+    }
     const runId = this.followUpRunId();
     const images = this.attachments.current;
     // No model would see the pictures: the note under them says so and offers the set-up.
@@ -183,6 +205,19 @@ export class Composer {
     this.attachments.clear();
     this.drawVision();
     this.persist();
+  }
+
+  /** Queues the words for the running task; pictures wait for a new task (the running one has no vision pass for them). */
+  private sendWhileRunning(text: string): void {
+    if (!this.state || this.attachments.current.length) {
+      if (this.state) this.attachments.say(this.state.t('imagesNewTaskOnly'));
+      return;
+    }
+    if (!this.post({ type: 'sendMessage', text })) return;
+    this.queued.push(text);
+    this.textarea.value = '';
+    this.persist();
+    this.drawQueued(this.state);
   }
 
   private persist(): void {

@@ -17,6 +17,11 @@ export function delegateFinished(view: RunView, event: AgentEventOf<'delegate_fi
   return { ...view, delegating: delegating.length ? delegating : undefined, turnTextId: undefined, openTextId: undefined };
 }
 
+/** A delegated sub-run's start or end, as `delegateStarted` / `delegateFinished` apply it. */
+export function delegateEvent(view: RunView, event: AgentEventOf<'delegate_started' | 'delegate_finished'>): RunView {
+  return event.type === 'delegate_started' ? delegateStarted(view, event) : delegateFinished(view, event);
+}
+
 /** The item as the view adds it now: inside the innermost open sub-run, if any. */
 export function nested<T extends Item>(view: RunView, item: T): T {
   const parent = view.delegating?.at(-1);

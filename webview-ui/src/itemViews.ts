@@ -97,6 +97,8 @@ export function createItemRenderer(ctx: ItemContext): RowRenderer<Item> {
     switch (item.kind) {
       case 'task':
         return h('div', { class: 'card task' }, h('div', { class: 'who' }, t('you')), h('div', { class: 'task-text' }, item.text), taskImages(item));
+      case 'message':
+        return h('div', { class: 'card task message', 'data-delivered': item.delivered }, h('div', { class: 'who' }, t(item.delivered === 'plan' ? 'messageToPlan' : 'messageDelivered')), h('div', { class: 'task-text' }, item.text));
       case 'turn':
         return h('div', { class: 'divider turn' }, h('span', {}, t('turn', item.turn, item.maxTurns)));
       case 'text': {

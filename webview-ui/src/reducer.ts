@@ -6,7 +6,7 @@ import { stateForOutcome } from '../../src/shared/outcomeClass';
 import { applyStepUsage, carriedStep, markBudgetReached } from './stepSpend';
 import { outputSource } from './outputSource';
 import { withRetry } from './retryState';
-import { delegateFinished, delegateStarted, nested } from './delegateNesting';
+import { delegateEvent, nested } from './delegateNesting';
 
 /** Streamed tool output kept per card (the tail): a chatty command cannot grow the view without bound. */
 export const OUTPUT_KEEP_CHARS = 16 * 1024;
@@ -55,6 +55,8 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
       const updated = { ...task, images, imagesSection: event.section, ...(event.reader ? { imagesReader: event.reader } : {}) };
       return { ...view, items: [...view.items.slice(0, at), updated, ...view.items.slice(at + 1)] };
     }
+    case 'user_message':
+      return append(closeText(view), { kind: 'message', id: `message:${seq}`, stepId: view.currentStepId, text: event.text, delivered: event.delivered });
     case 'turn_started': {
       const v = closeText({ ...view, turn: { turn: event.turn, maxTurns: event.maxTurns }, turnTextId: undefined });
       return append(v, { kind: 'turn', id: `turn:${seq}`, stepId: v.currentStepId, turn: event.turn, maxTurns: event.maxTurns });
@@ -177,9 +179,8 @@ function applyEvent(view: RunView, event: AgentEvent, seq: number): RunView {
     case 'checkpoint':
       return checkpointTaken(view, event);
     case 'delegate_started':
-      return delegateStarted(closeText(view), event);
     case 'delegate_finished':
-      return delegateFinished(closeText(view), event);
+      return delegateEvent(closeText(view), event);
   }
 }
 

@@ -24,6 +24,13 @@ export interface TaskItem extends ItemBase {
   imagesReader?: string;
 }
 
+/** A message the user sent while the task ran, where the core delivered it (a turn boundary, or the plan updater). */
+export interface MessageItem extends ItemBase {
+  kind: 'message';
+  text: string;
+  delivered: 'turn' | 'plan';
+}
+
 /** A loop iteration divider ("turn 3 of 30"). */
 export interface TurnItem extends ItemBase {
   kind: 'turn';
@@ -173,6 +180,7 @@ export interface ReportItem extends ItemBase {
 /** Everything a timeline shows, one entry per card. */
 export type Item =
   | TaskItem
+  | MessageItem
   | TurnItem
   | TextItem
   | ToolCard

@@ -2,6 +2,7 @@ import { IMAGES_SECTION, withAttachedSection } from '../../shared/attachedContex
 import type { AgentEvent } from '../../shared/events';
 import type { ChatMessage } from '../model/types';
 import { repairToolPairing } from './messageHistory';
+import { inboxNote } from '../loop/messageInbox';
 
 /**
  * Rebuilds a conversation from stored events, to resume it: each run's task as a user message,
@@ -40,6 +41,10 @@ export function conversationFromEvents(events: readonly AgentEvent[]): ChatMessa
         break;
       case 'tool_result':
         messages.push({ role: 'tool', toolCallId: event.callId, name: event.name, content: event.content, ...(event.isError ? { isError: true } : {}) });
+        break;
+      case 'user_message':
+        // A message the user sent while the run went on was part of the conversation (a plan's went to its updater).
+        if (event.delivered === 'turn') messages.push({ role: 'user', content: inboxNote([event.text]) });
         break;
       case 'run_finished':
         if (event.summary && messages.at(-1)?.role !== 'assistant') messages.push({ role: 'assistant', content: event.summary });

@@ -98,6 +98,8 @@ export interface InnerRun {
   verifyAtFinish?: boolean;
   /** Stops this run alone (a step's own budget); the task's signal always stops it too. */
   signal?: AbortSignal;
+  /** The user's own agent (direct runs): their messages reach it at its turn boundaries (a plan's go to its updater), Stop hooks apply. */
+  takesMessages?: boolean;
 }
 
 /**
@@ -137,6 +139,9 @@ export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRu
       ...(run.verifyAtFinish ? { judgeFinish: ctx.guards.judgeFinish } : {}),
       backgroundEndings: ctx.backgroundEndings,
       waits: ctx.waits,
+      ...(o.hooks ? { hooks: o.hooks } : {}),
+      ...(run.takesMessages && o.inbox ? { inbox: o.inbox } : {}),
+      ...(run.takesMessages ? { mainAgent: true } : {}),
     });
     ctx.turns += result.turns;
     const missing = result.usage.totalTokens - relay.counted().totalTokens;

@@ -51,17 +51,26 @@ async function executeSteps(ctx: FlowContext, progress: Progress): Promise<RawEn
     const run = await runStep(ctx, progress, step.id);
     if (run.outcome === 'cancelled' || run.outcome === 'budget') return stopEnding(ctx, run.outcome);
     if (stopReason(ctx)) continue;
-    if (progress.state!.replans >= ctx.limits.maxReplans) {
+    // The user's messages sent during the step go to the updater now; they may change the plan even past the re-plan limit.
+    const messages = takePlanMessages(ctx);
+    if (messages.length === 0 && progress.state!.replans >= ctx.limits.maxReplans) {
       if (run.status === 'failed') {
         return { outcome: 'failed', reason: `Step "${step.title}" failed and no re-plans are left (limit ${ctx.limits.maxReplans}): ${run.summary}` };
       }
       continue;
     }
     const current = progress.state!.plan.steps.find((s) => s.id === step.id)!;
-    const decision = await reviseAfterStep(ctx, progress.state!, current, run);
+    const decision = await reviseAfterStep(ctx, progress.state!, current, run, messages);
     const ending = commit(ctx, progress, applyDecision(progress.state!, step.id, decision));
     if (ending) return ending;
   }
   const failed = progress.state!.plan.steps.find((s) => s.status === 'failed');
   return failed ? { outcome: 'failed', reason: `Step "${failed.title}" failed.` } : { outcome: 'finished' };
+}
+
+/** The messages the user sent while the plan ran, each told as delivered to the plan updater. */
+function takePlanMessages(ctx: FlowContext): string[] {
+  const messages = ctx.options.inbox?.take() ?? [];
+  for (const text of messages) ctx.options.events.emit({ type: 'user_message', text, delivered: 'plan' });
+  return messages;
 }

@@ -42,6 +42,10 @@ const FAILURE_PROMPT = [
   '- `stop_task`: the task cannot succeed; say why.',
 ].join('\n');
 
+const MESSAGES_HEADING = '# The user wrote to you while the step ran';
+const MESSAGES_PROMPT =
+  'The user wrote while the step ran (below). Their message is a request about this task: when it asks for more, less or different work, change the remaining steps to do what they asked (`update_plan`), and say in the reason what you changed for them.';
+
 const SPLIT_CHOICE =
   '- `split_step` (offered because the step ran out of its token budget, not because its approach failed): replace it with smaller steps for the work it left, in order; they run next.';
 
@@ -50,7 +54,18 @@ const SPLIT_CHOICE =
  * steps (`update_plan` / `keep_plan`); after a failed one it picks retry, skip or stop. An unusable
  * answer keeps the plan (after a success) or stops the task (after a failure).
  */
-export async function reviseAfterStep(ctx: FlowContext, state: FlowState, step: PlanStep, run: StepRun): Promise<UpdateDecision> {
+export async function reviseAfterStep(ctx: FlowContext, state: FlowState, step: PlanStep, run: StepRun, messages: readonly string[] = []): Promise<UpdateDecision> {
+  const decision = await decideAfterStep(ctx, state, step, run, messages);
+  return decision.kind === 'update' && messages.length > 0 ? { ...decision, reason: askedReason(messages, decision.reason) } : decision;
+}
+
+/** The reason of a plan change the user's messages led to: it quotes them first (`you asked: "…"`), then the updater's own words. */
+export function askedReason(messages: readonly string[], reason: string): string {
+  const quoted = messages.map((m) => `"${m.length > 300 ? `${m.slice(0, 300)}…` : m}"`).join(', ');
+  return `you asked: ${quoted} — ${reason}`;
+}
+
+async function decideAfterStep(ctx: FlowContext, state: FlowState, step: PlanStep, run: StepRun, messages: readonly string[]): Promise<UpdateDecision> {
   const position = state.plan.steps.indexOf(step) + 1;
   const user = [
     `# The user's task\n${state.task}`,
@@ -58,6 +73,7 @@ export async function reviseAfterStep(ctx: FlowContext, state: FlowState, step: 
     run.status === 'completed'
       ? `# Step ${position} "${step.title}" finished\n${run.summary}`
       : `# Step ${position} "${step.title}" failed\nDescription: ${step.description}\nWhat happened: ${run.summary}`,
+    ...(messages.length > 0 ? [`${MESSAGES_HEADING}\n${messages.map((m) => `- ${m}`).join('\n')}`] : []),
   ].join('\n\n');
   const common = {
     model: modelFor(ctx.options.models, 'updater'),
@@ -71,7 +87,7 @@ export async function reviseAfterStep(ctx: FlowContext, state: FlowState, step: 
   if (run.status === 'completed') {
     const result = await structuredCall({
       ...common,
-      system: `${SUCCESS_PROMPT}\n${language}`,
+      system: [SUCCESS_PROMPT, ...(messages.length > 0 ? [MESSAGES_PROMPT] : []), language].join('\n'),
       choices: {
         keep_plan: { description: 'The remaining steps still fit.', schema: KeepPlan },
         update_plan: { description: 'Replace the remaining steps.', schema: UpdatePlan },

@@ -9,6 +9,7 @@ import { parseEstimate } from './stepBudget';
 import { structuredCall } from './structuredCall';
 import { customRolesForPlanner } from '../extensions/customRoles';
 import type { CustomRole } from '../extensions/extensionTypes';
+import { ASK_BEFORE_PLANNING, askPlannerQuestions, PlannerQuestions } from './plannerQuestions';
 
 /** A step as the planner writes it; ids and statuses are the flow's business. */
 export const DraftStep = z.object({
@@ -68,21 +69,21 @@ export type PlanOutcome = { ok: true; plan: Plan; notices: string[] } | { ok: fa
  */
 export async function createPlan(ctx: FlowContext, research?: string): Promise<PlanOutcome> {
   const roles = ctx.options.roles ?? [];
-  const user = research
+  let user = research
     ? `${ctx.options.task}\n\n# What a first look at the workspace found\n${research}`
     : ctx.options.task;
-  const result = await structuredCall({
-    model: modelFor(ctx.options.models, 'planner'),
-    system: plannerPrompt(ctx.limits.maxPlanSteps, ctx.language, ctx.options.tools.get(PYTHON_EXECUTE) !== undefined, roles),
-    user,
-    choices: { create_plan: { description: 'Submit the plan.', schema: draftPlanFor(roles) } },
-    signal: ctx.signal,
-    maxRetries: PLANNER_RETRIES,
-    onUsage: flowUsage(ctx),
-    tokenCounter: ctx.options.tokenCounter,
-  });
+  const common = { model: modelFor(ctx.options.models, 'planner'), signal: ctx.signal, maxRetries: PLANNER_RETRIES, onUsage: flowUsage(ctx), tokenCounter: ctx.options.tokenCounter };
+  const system = plannerPrompt(ctx.limits.maxPlanSteps, ctx.language, ctx.options.tools.get(PYTHON_EXECUTE) !== undefined, roles);
+  const plan = { create_plan: { description: 'Submit the plan.', schema: draftPlanFor(roles) } };
+  // The first call may ask the user (once, up to three questions); the call after the answers may only plan.
+  const first = await structuredCall({ ...common, system: `${system}\n${ASK_BEFORE_PLANNING}`, user, choices: { ...plan, ask_user: { description: 'Ask the user up to three questions before planning.', schema: PlannerQuestions } } });
+  let result = first;
+  if (first.ok && first.name === 'ask_user') {
+    user = `${user}\n\n${await askPlannerQuestions(ctx, first.value as PlannerQuestions)}`;
+    result = await structuredCall({ ...common, system, user, choices: plan });
+  }
   if (!result.ok) return { ok: false, error: result.error, attempts: result.attempts };
-  const draft = result.value;
+  const draft = result.value as DraftPlan;
   const notices: string[] = [];
   let steps = draft.steps;
   if (steps.length > ctx.limits.maxPlanSteps) {

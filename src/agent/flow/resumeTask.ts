@@ -50,7 +50,7 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
-      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: directTools(withDelegate(ctx), `${started.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
+      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: directTools(withDelegate(ctx), `${started.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true, takesMessages: true });
       return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
     });
   }
@@ -93,7 +93,7 @@ async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, in
   const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
   return settle(ctx, progress, async () => {
     const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];
-    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: directTools(options.tools, `${state.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
+    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: directTools(options.tools, `${state.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true, takesMessages: true });
     return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
   });
 }

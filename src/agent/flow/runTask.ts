@@ -19,6 +19,7 @@ import { ZERO_USAGE } from '../loop/usage';
 import { readTaskImages } from './readTaskImages';
 import { directTools } from './roles';
 import { knownStops, taskEnding } from './taskEnding';
+import { taskStartHooks, tellUndelivered } from './taskHooks';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -128,6 +129,7 @@ async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResu
     maxTurns: ctx.agentLimits.maxTurns,
     askAtTurnLimit: true,
     verifyAtFinish: true,
+    takesMessages: true,
   });
   const stop = result.outcome === 'finished' ? undefined : stopReason(ctx);
   if (stop) return stopped(ctx, progress, stop);
@@ -157,10 +159,13 @@ export async function settle(ctx: FlowContext, progress: Progress, body: () => P
   try {
     ctx.rules = await loadTaskRules(o.rules, { text: o.task, workspace: o.workspace, signal: ctx.signal }, (event) => o.events.emit(event));
     await ctx.guards.start(ctx.signal);
-    raw = await body();
+    // The user's SessionStart / UserPromptSubmit hooks; a prompt a hook refused does not run.
+    const refused = await taskStartHooks(ctx, !progress.state);
+    raw = refused === undefined ? await body() : { outcome: 'failed', route: progress.route, summary: '', reason: `a UserPromptSubmit hook refused the task: ${refused}`, usage: ctx.budget.usage };
   } catch (error) {
     raw = resultFromError(ctx, progress, error);
   }
+  tellUndelivered(ctx);
   const ending = taskEnding(ctx, progress.route, progress.state, raw);
   const result: TaskResult = { ...raw, outcome: ending.outcome, ...(ending.reason !== undefined ? { reason: ending.reason } : {}) };
   await ctx.guards.stop().catch((error: unknown) => o.logger.error('end checkpoint failed', error));

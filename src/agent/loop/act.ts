@@ -7,6 +7,7 @@ import { createToolContext } from './toolContext';
 import { pushImageMessage, settleImages } from './toolImages';
 import type { ChatImage } from '../model/types';
 import { editedPath, withNewErrors } from './editDiagnostics';
+import { afterToolHooks, toolBlockedByHook } from './toolHooks';
 
 /** Answer of a call that was in flight (or not yet started) when the user cancelled. */
 export const CANCELLED_RESULT = 'cancelled by the user';
@@ -69,12 +70,16 @@ async function runCall(run: RunSession, call: ModelToolCall): Promise<ToolResult
     call.id,
     call.name,
   );
+  // The user's PreToolUse hooks see the call before anything else does (no checkpoint, no approval for a refused call).
+  const refused = await toolBlockedByHook(run, call, parsed.args);
+  if (refused) return refused;
   await run.options.beforeTool?.(call, tools.get(call.name)?.category, run.options.signal);
   const diagnostics = run.options.diagnostics;
   const edited = diagnostics ? editedPath(call) : undefined;
   const errorsBefore = edited ? await diagnostics!.errors(edited).catch(() => []) : [];
   let result = await tools.execute(call.name, parsed.args, context);
   if (edited) result = await withNewErrors(diagnostics!, edited, errorsBefore, result, run.options.signal);
+  result = await afterToolHooks(run, call, parsed.args, result);
   if (result.finish && !result.isError && run.options.judgeFinish) {
     const verdict = await run.options.judgeFinish(run.options.signal);
     if (!verdict.accept) return { content: verdict.content };

@@ -15,6 +15,8 @@ import { ModelError } from '../model/modelErrors';
 import type { ChatMessage, ModelToolCall } from '../model/types';
 import type { RunSession } from './runSession';
 import { addUsage, estimatedUsage } from './usage';
+import { runHooks } from '../hooks/runHooks';
+import { hookPorts } from './toolHooks';
 
 /** Most recent turns kept verbatim; fewer when they alone fill more than `RECENT_SHARE` of the budget. */
 const KEEP_TURNS = 4;
@@ -48,6 +50,8 @@ export async function compactContext(run: RunSession, reason: 'window' | 'user')
   const id = `compaction-${run.turns}-${run.compactions.length + 1}`;
   const model = run.options.summaryModel ?? run.options.model;
   const tokensBefore = run.tokens.countAll(messages);
+  // The user's PreCompact hooks hear of it first (as in Claude Code, they cannot stop it).
+  if (run.options.hooks) await runHooks(run.options.hooks, hookPorts(run), 'PreCompact', { trigger: reason === 'user' ? 'manual' : 'auto', custom_instructions: '' });
   run.emit({ type: 'compaction_started', id, reason, messages: summarized.length, tokens: run.tokens.countAll(summarized), model: model.id, instruction: SUMMARY_INSTRUCTION });
   const transcript = renderTranscript(summarized, Math.floor(run.inputTokens * TRANSCRIPT_CHARS_PER_BUDGET_TOKEN));
   let text: string;

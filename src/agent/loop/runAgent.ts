@@ -14,6 +14,7 @@ import type { AgentRunOptions, AgentRunResult } from './runTypes';
 import { StuckDetector } from './stuckDetector';
 import { think } from './think';
 import { BackgroundEndings } from '../tools/backgroundEndings';
+import { deliverMessages, keepGoing } from './turnMessages';
 
 interface Ending {
   outcome: RunOutcome;
@@ -72,12 +73,14 @@ async function loop(run: RunSession): Promise<Ending> {
   const { signal } = run.options;
   const detector = new StuckDetector();
   const answers = { cutOffs: 0, corrections: 0 };
+  const stopHooks = { stopHookContinues: 0 };
   throwIfAborted(signal);
   for (let turn = 1; turn <= run.maxTurns || (await continuePastLimit(run)); turn++) {
     run.turns = turn;
     run.emit({ type: 'turn_started', turn, maxTurns: run.maxTurns });
     const ended = run.options.backgroundEndings?.takeNote();
     if (ended) run.messages.push({ role: 'user', content: ended });
+    deliverMessages(run);
     const response = await think(run);
     const answer = judgeAnswer(run, response, answers);
     if (answer.kind === 'end') return answer.ending;
@@ -85,10 +88,10 @@ async function loop(run: RunSession): Promise<Ending> {
       run.messages.push({ role: 'user', content: answer.message });
     } else if (response.toolCalls.length === 0) {
       const ending = answerWithoutTools(run, response);
-      if (ending) return ending;
+      if (ending && !(ending.outcome === 'finished' && (await keepGoing(run, stopHooks)))) return ending;
     } else {
       const { finishSummary } = await act(run, response.toolCalls);
-      if (finishSummary !== undefined) return { outcome: 'finished', summary: finishSummary };
+      if (finishSummary !== undefined && !(await keepGoing(run, stopHooks))) return { outcome: 'finished', summary: finishSummary };
       if (answer.note) run.messages.push({ role: 'user', content: answer.note });
     }
     throwIfAborted(signal);

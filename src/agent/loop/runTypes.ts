@@ -9,6 +9,8 @@ import type { ChatMessage, Model, ModelToolCall, ToolChoice } from '../model/typ
 import type { Approver, Asker, Clock, CommandRunner, ImageStore, Logger, Workspace } from '../ports';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import type { DiagnosticsPort } from './editDiagnostics';
+import type { HookSource } from '../hooks/hookConfig';
+import type { MessageInbox } from './messageInbox';
 
 /** Limits of one run. */
 export interface AgentLimits {
@@ -92,6 +94,12 @@ export interface AgentRunOptions {
   backgroundEndings?: BackgroundEndings;
   /** Times the waits for the user (a task's, shared by its runs); the run keeps its own when absent. */
   waits?: WaitLedger;
+  /** The user's hooks (and a trusted workspace's): PreToolUse, PostToolUse, Stop… run through `commands`. */
+  hooks?: readonly HookSource[];
+  /** Messages the user sends while the run goes on, delivered at the next turn boundary. */
+  inbox?: MessageInbox;
+  /** The user's own agent (a direct run or follow-up), not a plan step or the look-first pass: Stop hooks apply to it. */
+  mainAgent?: boolean;
 }
 
 /** How a run ended, with the conversation for resume and the usage for display. */

@@ -9,6 +9,7 @@ import { WorkspaceSettingsConsent } from './config/workspaceConsent';
 import { readConfig, workspaceMcpServers } from './config/readConfig';
 import { McpConfigReview } from './mcp/mcpConfigReview';
 import { McpTrustStore } from './mcp/mcpTrustStore';
+import { HookTrustStore } from './hooks/hookTrustStore';
 import type { CommandDeps } from './commands/registerCommands';
 import type { McpChangeHandlers } from './mcp/watchMcpConfig';
 import type { ApiKeyStore } from './secrets/apiKeyStore';
@@ -35,7 +36,9 @@ export interface TrustWiring {
    */
   mcpChangeHandlers(onTrust: () => void): McpChangeHandlers;
   /** The TaskController's part: MCP refresh before a run, restricted reports, workspace settings consent. */
-  taskDeps(): Pick<TaskControllerDeps, 'prepareTools' | 'restrictedReports' | 'confirmWorkspaceSettings'>;
+  taskDeps(): Pick<TaskControllerDeps, 'prepareTools' | 'restrictedReports' | 'confirmWorkspaceSettings' | 'hooks'>;
+  /** The workspace hooks the user trusts (`.stepwise/settings.json`, by fingerprint). */
+  hookTrust: HookTrustStore;
   /** The commands' part: trust store, review, and the endpoint in use ("Set API Key" stores the key for its origin). */
   commandDeps(config: () => StepwiseConfig): Pick<CommandDeps, 'mcpTrust' | 'mcpReview' | 'endpoint'>;
 }
@@ -63,6 +66,7 @@ export function createTrustWiring(place: WorkspacePlace, keys: ApiKeyStore, env:
     mcpReview.changed('stepwise.mcpServers');
   };
   const restrictedReports = new FolderReportSink(path.join(place.folder, 'reports'));
+  const hookTrust = new HookTrustStore(place.state);
   // A task starts MCP (activation does not); `refresh` alone does nothing until MCP has started.
   const prepareMcp = (): Promise<void> => (mcpReview.pending ? Promise.resolve() : mcp().startOrRefresh());
   return {
@@ -81,7 +85,8 @@ export function createTrustWiring(place: WorkspacePlace, keys: ApiKeyStore, env:
         void mcp().refresh();
       },
     }),
-    taskDeps: () => ({ prepareTools: prepareMcp, restrictedReports, confirmWorkspaceSettings: () => consent.confirmIfNeeded() }),
+    hookTrust,
+    taskDeps: () => ({ prepareTools: prepareMcp, restrictedReports, confirmWorkspaceSettings: () => consent.confirmIfNeeded(), hooks: (config, root) => hookTrust.sourcesFor(config.hooks, root) }),
     commandDeps: (config) => ({ mcpTrust, mcpReview, endpoint: () => resolveBaseUrl(config(), env) }),
   };
 }

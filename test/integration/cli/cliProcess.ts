@@ -30,9 +30,9 @@ export interface CliProcess {
 }
 
 /** Starts `node dist/cli.js run <task> --json ...` without a TTY, with a clean model environment. */
-export function startCli(args: string[], env: Record<string, string> = {}): CliProcess {
+export function startCli(args: string[], env: Record<string, string> = {}, stdin: 'ignore' | 'pipe' = 'ignore'): CliProcess {
   const child = spawn(process.execPath, [CLI_PATH, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -147,7 +147,7 @@ describe('planning flow: a complex task', () => {
     }
     // The coordinator and planner are single structured calls with their own tools.
     assert.deepEqual(toolNames(requestsOf(model, 'coordinator')[0]!), ['route']);
-    assert.deepEqual(toolNames(requestsOf(model, 'planner')[0]!), ['create_plan']);
+    assert.deepEqual(toolNames(requestsOf(model, 'planner')[0]!), ['ask_user', 'create_plan']);
     assert.deepEqual(toolNames(requestsOf(model, 'updater')[0]!), ['keep_plan', 'update_plan']);
   });
 

@@ -11,6 +11,7 @@ describe('webview protocol', () => {
       { type: 'submitTask', text: 'What is this?', planMode: 'auto', images: [{ name: 'a.png', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUg==' }] },
       { type: 'mentionUris', uris: ['file:///ws/src/a.ts'] },
       { type: 'cancel' },
+      { type: 'sendMessage', text: 'also the changelog' },
       { type: 'approve', callId: 'c1' },
       { type: 'approve', callId: 'c1', always: true },
       { type: 'reject', callId: 'c1', reason: 'too risky' },

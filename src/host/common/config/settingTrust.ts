@@ -79,6 +79,7 @@ export const SETTING_TRUST = {
   'history.maxSizeMb': confirm('sharedData', 'the task history is shared by all projects: a workspace value would delete other projects\' history'),
   permissionMode: userOnly('approvals', 'decides what runs without asking and whether commands are confined: a workspace could turn the sandbox off'),
   'sandbox.allowHosts': userOnly('hosts', 'lets sandboxed commands reach hosts (loopback and private addresses included)'),
+  hooks: userOnly('program', 'runs commands around the agent\'s every tool call and turn; a workspace\'s own hooks (`.stepwise/settings.json`) are a separate source that runs only after the user trusts its fingerprint'),
   mcpServers: userOnly('servers', 'starts programs and connects to servers; a workspace\'s own `mcpServers` is a separate source whose servers each need the user\'s trust'),
 } as const satisfies Record<string, SettingTrustEntry>;
 

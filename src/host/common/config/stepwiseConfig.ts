@@ -10,6 +10,7 @@ import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFA
 import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
 import { PermissionMode } from '../../../shared/sandboxModes';
 import type { SettingKey } from './settingTrust';
+import { HooksConfig } from '../../../agent/hooks/hookConfig';
 
 /** Which model backend a run uses. */
 export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'anthropic', 'vscode-lm']);
@@ -78,6 +79,8 @@ export const StepwiseConfig = z.object({
   permissionMode: PermissionMode.default('ask'),
   /** Hosts sandboxed commands may reach through the sandbox's proxy. */
   sandboxAllowHosts: z.array(z.string().trim().min(1)).default([]),
+  /** The user's hooks (Claude Code's format); a workspace's own come from `.stepwise/settings.json` after trust. */
+  hooks: HooksConfig.default({}),
 });
 export type StepwiseConfig = z.infer<typeof StepwiseConfig>;
 
@@ -126,6 +129,7 @@ export const SETTING_KEYS: Record<keyof StepwiseConfig, SettingKey> = {
   historyMaxSizeMb: 'history.maxSizeMb',
   permissionMode: 'permissionMode',
   sandboxAllowHosts: 'sandbox.allowHosts',
+  hooks: 'hooks',
 };
 
 /** Config plus the settings that were ignored because their values were invalid. */

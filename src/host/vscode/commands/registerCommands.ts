@@ -265,6 +265,10 @@ async function handleChatBoxIntent(intent: WebviewIntent, deps: CommandDeps): Pr
     case 'setPermissionMode':
       // The user's own setting (permissionMode is user-only): the next command and approval follow it.
       await vscode.workspace.getConfiguration('stepwise').update('permissionMode', intent.mode, vscode.ConfigurationTarget.Global);
+        return true;
+    case 'sendMessage':
+      // Typed while the task runs: queued for its next turn (nothing runs, nothing to do).
+      deps.controller.sendMessage(intent.text);
       return true;
     default:
       return false;
@@ -340,7 +344,7 @@ export async function handleIntent(intent: WebviewIntent, deps: CommandDeps): Pr
     // Handled above (commands of ours, context requests).
     case 'ready': case 'setApiKey': case 'openSettings': case 'openSetup': case 'showLog': case 'compactContext': case 'undoCompaction': case 'pinContext':
     case 'searchHistory': case 'deleteRun': case 'exportRun': case 'stopCommand': case 'backgroundCommand':
-    case 'mentionUris': case 'suggestMentions': case 'revealReview': case 'setPermissionMode':
+    case 'mentionUris': case 'suggestMentions': case 'revealReview': case 'setPermissionMode': case 'sendMessage':
       return;
     // The set-up view's intents go to the SetupController (extension.ts routes them before this).
     case 'setupListModels': case 'setupTest': case 'setupSave':

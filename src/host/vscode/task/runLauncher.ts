@@ -26,6 +26,8 @@ import type { RunRecords } from './runRecords';
 import { showRunProgress } from './runProgress';
 import { flowSettings, newRunId, type RunRecord, type TaskControllerDeps } from './taskControllerTypes';
 import { nodeShellSyntax } from '../../../node/shellWasm';
+import { MessageInbox } from '../../../agent/loop/messageInbox';
+import type { HookSource } from '../../../agent/hooks/hookConfig';
 
 /** A run in progress. */
 export interface ActiveRun extends RunRecord {
@@ -37,6 +39,8 @@ export interface ActiveRun extends RunRecord {
   context?: ContextControl;
   /** The run's event stream (what happens outside its turns, e.g. a background command ending, joins it). */
   events?: EventStream;
+  /** Messages the user sends while it runs (the chat box stays open), delivered by the core at its next turn. */
+  inbox?: MessageInbox;
 }
 
 /** The ports shared by every kind of run. */
@@ -65,11 +69,15 @@ export interface RunContext {
   contextOptions: TaskContextOptions;
   /** The run's checkpoint store, or why checkpoints are off. */
   checkpoints: CheckpointSetup;
+  /** The user's messages while it runs. */
+  inbox: MessageInbox;
+  /** The user's hooks and the workspace's trusted ones (none in Restricted Mode). */
+  hooks: readonly HookSource[];
 }
 
 /** What every kind of run passes the core: the run's ports and stream, and what the settings decide. */
 export function taskOptions(ctx: RunContext): RetryStepOptions {
-  const { events, models, workspace, tools, signal, config, ports, saveState, contextOptions: c, checkpoints } = ctx;
+  const { events, models, workspace, tools, signal, config, ports, saveState, contextOptions: c, checkpoints, inbox, hooks } = ctx;
   const settings = flowSettings(config);
   return {
     ...ports, events, models: models.tiers, tools, workspace, signal, ...settings, onState: saveState,
@@ -82,6 +90,8 @@ export function taskOptions(ctx: RunContext): RetryStepOptions {
     verify: { mode: config.verifyMode, commands: config.verifyCommands },
     shellSyntax: nodeShellSyntax,
     diagnostics: new VscodeDiagnostics((rel) => workspace.uriOf(rel)),
+    inbox,
+    ...(hooks.length ? { hooks } : {}),
   };
 }
 
@@ -144,7 +154,8 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
   // The core redacts every event before any listener (history, views) sees it.
   const events = new EventStream(runId, () => deps.clock.now(), (error) => deps.logger.error('event listener failed', error), deps.redact, thread?.firstSeq ?? 0);
   let finish!: () => void;
-  const active: ActiveRun = { runId, task, journal, workspace, abort: new AbortController(), fromPalette, done: new Promise<void>((resolve) => (finish = resolve)), events };
+  const inbox = new MessageInbox();
+  const active: ActiveRun = { runId, task, journal, workspace, abort: new AbortController(), fromPalette, done: new Promise<void>((resolve) => (finish = resolve)), events, inbox };
   const contextOptions = taskContextOptions(config, activeFileInPlay(folder), models.contextWindow);
   active.context = contextOptions.context;
   host.setActive(active);
@@ -172,7 +183,9 @@ export async function launchRun(host: LaunchHost, task: string, fromPalette: boo
   void (async () => {
     try {
       const checkpoints = await hostCheckpoints(deps.checkpointsHome, config, folder.uri.fsPath, runId);
-      const result = await body({ events, models, workspace, tools, signal: active.abort.signal, config, ports, saveState: states.save, contextOptions, checkpoints });
+      // Hooks run commands: none in Restricted Mode; a workspace's own only once the user trusted them (hookSources).
+      const hooks = trusted ? ((await deps.hooks?.(config, folder.uri.fsPath)) ?? []) : [];
+      const result = await body({ events, models, workspace, tools, signal: active.abort.signal, config, ports, saveState: states.save, contextOptions, checkpoints, inbox, hooks });
       active.outcome = result.outcome;
       active.summary = result.summary;
       deps.logger.info(`run ${runId} ended: ${result.outcome}`);

@@ -207,6 +207,13 @@ export class TaskController implements vscode.Disposable {
     return true;
   }
 
+  /** Queues the user's message for the running task (delivered at its next turn); false when none runs. */
+  sendMessage(text: string): boolean {
+    if (!this.active?.inbox) return false;
+    this.active.inbox.push(text);
+    return true;
+  }
+
   /** Stops the running task: aborts the model call, kills the command's process tree, ends waits. */
   stop(): boolean {
     if (!this.active) return false;

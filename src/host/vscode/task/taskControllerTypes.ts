@@ -1,3 +1,4 @@
+import type { HookSource } from '../../../agent/hooks/hookConfig';
 import type { TaskImage } from '../../../shared/taskImages';
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
@@ -48,6 +49,8 @@ export interface TaskControllerDeps {
   web?: (runId: string, root: string, config: StepwiseConfig) => Promise<TaskWeb>;
   /** Builds one run's `python_execute` over its own Python session; disposed (the interpreter ended) when the run ends. */
   python?: (runId: string, root: string, config: StepwiseConfig) => TaskPython;
+  /** The hooks of a run in a trusted workspace: the user's, and the workspace's once the user trusted them (see hookSources). */
+  hooks?: (config: StepwiseConfig, root: string) => Promise<HookSource[]>;
   /** Tells the UI what to do when no model is configured. */
   onNotConfigured: (error: unknown) => void;
   /** Folder of the checkpoint store (the extension's storage); checkpoints are off without it. */
