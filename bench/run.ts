@@ -3,6 +3,7 @@ import path from 'node:path';
 import { printContextCache } from './contextCache';
 import { benchCheckpoints } from './checkpoints';
 import { benchEditFile } from './editFile';
+import { benchHistory } from './history';
 import { printExtensionLoad } from './extensionLoad';
 import { benchLoopOverhead } from './loopOverhead';
 import { benchPromptTokens } from './promptTokens';
@@ -22,6 +23,13 @@ async function main(): Promise<void> {
   console.log(`built-in tool schemas     ${tokens.toolSchemas}`);
   console.log(`total                     ${tokens.total}   target <= 2000: ${verdict(tokens.total <= 2000)}`);
   console.log('for comparison (same method, their own prompts): Cline 8.6k-12.4k, Roo Code 7.7k-8.3k, OpenManus ~1.8k');
+
+  // Issue 28's rows: each figure beside its anchor, timed in the same run (child processes, wall time).
+  const h = await benchHistory();
+  console.log(`\n# History and CLI start through the built CLI, ${h.tasks} stored tasks (median of 5 runs each)`);
+  console.log(`history list              ${fmt(Number(h.listMs), 0)} ms   anchor ls -t | head | xargs head -n1: ${fmt(Number(h.listAnchorMs), 0)} ms   target < 100 ms: ${verdict(Number(h.listMs) < 100)}`);
+  console.log(`history list WORD (none)  ${fmt(Number(h.searchMs), 0)} ms   anchor ${h.searchAnchor}: ${fmt(Number(h.searchAnchorMs), 0)} ms   target < 500 ms: ${verdict(Number(h.searchMs) < 500)}`);
+  console.log(`CLI start (--help)        ${fmt(Number(h.helpMs), 0)} ms   anchor node -e 0: ${fmt(Number(h.nodeMs), 0)} ms   target < 120 ms: ${verdict(Number(h.helpMs) < 120)}`);
 
   const loop = await benchLoopOverhead();
   console.log('\n# Agent loop overhead per step (zero-latency scripted model, no-op tool)');

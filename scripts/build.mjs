@@ -75,6 +75,8 @@ const LAZY = [
   { specifier: 'execa', file: 'execa.js', entry: fileURLToPath(import.meta.resolve('execa')) },
   // The MCP SDK with its ajv (a fifth of the rest): src/mcp, whose hub McpHost requires once a server is configured.
   { specifier: './mcpSdk', from: 'src/mcp', file: 'mcp-sdk.js', entry: 'src/mcp/mcpSdk.ts' },
+  // The CLI's task commands (the agent, tools, models): cliEntry.ts, for every command but `history` and `--help`.
+  { specifier: './runCli', from: 'src/cli', file: 'cli-run.js', entry: 'src/cli/runCli.ts' },
 ];
 const lazyBundles = {
   name: 'lazy-bundles',
@@ -99,7 +101,7 @@ const nodePlugins = () => [playwrightExternal, lazyBundles, oneAjv, zodEnglishOn
 const jobs = [];
 // Each entry point is built only when it exists, so one half-written part does not block the others.
 if (existsSync('src/cli/main.ts')) {
-  jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: nodePlugins() }));
+  jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', minify: true, banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: nodePlugins() }));
 }
 for (const lazy of LAZY) {
   jobs.push(build({ ...common, entryPoints: [lazy.entry], outfile: `dist/${lazy.file}`, minify: true, sourcemap: false, plugins: nodePlugins() }));

@@ -1,5 +1,5 @@
 import { EXIT } from './cliIo';
-import { runCli } from './runCli';
+import { cliEntry } from './cliEntry';
 import { ttyPrompter } from './prompter';
 import { Redactor } from '../agent/secrets/redactor';
 import { killTaggedSync } from '../node/processTag';
@@ -25,7 +25,7 @@ process.on('SIGHUP', () => {
 process.on('exit', () => killTaggedSync());
 
 const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-runCli({
+cliEntry({
   argv: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),

@@ -27,7 +27,6 @@ import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cliArgs';
 import { cliHistory, historyToResume, listTasks } from './cliTasks';
 import { ConsoleRenderer } from './consoleRenderer';
 import { cliPlanReview } from './cliPlanReview';
-import { connectCliMcp } from './cliMcp';
 import { taskWeb } from '../node/web/nodeWebTools';
 import type { McpHub } from '../mcp';
 import { EXIT, type CliIo } from './cliIo';
@@ -184,6 +183,8 @@ export async function runCli(io: CliIo): Promise<number> {
   let hub: McpHub | undefined;
   if (options.mcpConfig) {
     try {
+      // The MCP client (and its SDK bundle) loads only for a task given servers.
+      const { connectCliMcp } = await import('./cliMcp');
       hub = await connectCliMcp({
         configPath: path.resolve(io.cwd, options.mcpConfig), workspaceRoot: root, env: io.env, registry,
         model: defaultModel, approver, emit: (event) => void events.emit(event), asker, logger, warn: security.stderr, environment: security.environment,
