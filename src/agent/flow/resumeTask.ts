@@ -12,6 +12,7 @@ import { continuePlan } from './planRunner';
 import { applyRetry, restoredState } from './planState';
 import { settle } from './runTask';
 import { spentByRuns } from './taskBudget';
+import { taskTools, toolsUsed } from './taskTools';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /** Said to an agent that resumes without a new instruction from the user. */
@@ -48,7 +49,8 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
-      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
+      const tools = taskTools(options.tools, { kind: 'direct', text: `${started.task}\n${instruction}`, used: calledTools(options.history) });
+      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
       return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
     });
   }
@@ -67,6 +69,11 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     }
     return continuePlan(ctx, progress);
   });
+}
+
+/** The tools a stored task's conversation called: its follow-up keeps them. */
+function calledTools(history: readonly AgentEvent[]): Set<string> {
+  return toolsUsed(history.flatMap((e) => (e.type === 'assistant_message' ? e.toolCalls : [])));
 }
 
 /** Background commands that ended after the model's last turn: the follow-up's first model call hears of them. */
@@ -91,7 +98,8 @@ async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, in
   const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
   return settle(ctx, progress, async () => {
     const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];
-    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: options.tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
+    const tools = taskTools(options.tools, { kind: 'direct', text: `${state.task}\n${instruction}`, used: calledTools(options.history) });
+    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true });
     return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
   });
 }

@@ -1,27 +1,16 @@
 import type { StepRole } from '../../shared/plan';
-import { isReadOnlyTool, type AnyTool } from '../tools/tool';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { languageInstruction, type Language } from './language';
+import { taskTools } from './taskTools';
 
-/** Web tools that only read (the browser can submit forms, so it is not one of them). */
-const WEB_READ_TOOLS = new Set(['web_fetch', 'web_search']);
-
-/** Which tools each role may call. */
-const KEEP: Record<StepRole, (tool: AnyTool) => boolean> = {
-  coder: () => true,
-  researcher: (tool) => isReadOnlyTool(tool) || WEB_READ_TOOLS.has(tool.name) || tool.name === 'ask_user' || tool.name === 'finish',
-  browser: (tool) => isReadOnlyTool(tool) || tool.name === 'browser' || WEB_READ_TOOLS.has(tool.name) || tool.name === 'ask_user' || tool.name === 'finish',
-  reporter: (tool) => isReadOnlyTool(tool) || tool.name === 'write_file' || tool.name === 'finish',
-};
-
-/** The role's subset of the registry (coder: everything; researcher: read-only + web reading; browser: + the browser; reporter: read + write_file). */
+/** The role's tools for a step with nothing more to go by (see `taskTools`, the one place that decides). */
 export function toolsForRole(registry: ToolRegistry, role: StepRole): ToolRegistry {
-  return registry.filter(KEEP[role]);
+  return taskTools(registry, { kind: 'role', role, text: '' });
 }
 
 /** The tools of the look-first pass: read-only and `finish`, nobody to ask. */
 export function lookFirstTools(registry: ToolRegistry): ToolRegistry {
-  return registry.filter((tool) => isReadOnlyTool(tool) || tool.name === 'finish');
+  return taskTools(registry, { kind: 'look_first' });
 }
 
 const ROLE_TEXT: Record<StepRole, string> = {

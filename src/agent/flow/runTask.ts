@@ -17,6 +17,7 @@ import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
 import { readTaskImages } from './readTaskImages';
 import { knownStops, taskEnding } from './taskEnding';
+import { taskTools } from './taskTools';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -116,13 +117,13 @@ async function review(ctx: FlowContext, progress: Progress): Promise<TaskResult 
   return undefined;
 }
 
-/** The plain single-agent run, with runAgent's default prompt and all tools. */
+/** The plain single-agent run, with runAgent's default prompt and the tools the task can use (`taskTools`). */
 async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
   progress.route = 'direct';
   const result = await runInner(ctx, {
     task: ctx.options.task,
     model: ctx.options.models.default,
-    tools: ctx.options.tools,
+    tools: taskTools(ctx.options.tools, { kind: 'direct', text: ctx.options.task }),
     maxTurns: ctx.agentLimits.maxTurns,
     askAtTurnLimit: true,
     verifyAtFinish: true,

@@ -6,7 +6,8 @@ import { modelFor } from './modelTiers';
 import { commit, type Progress } from './planCommit';
 import { applyStepResult, applyStepStart } from './planState';
 import { clipNote, stepContext, stepTask } from './planContext';
-import { rolePrompt, toolsForRole } from './roles';
+import { rolePrompt } from './roles';
+import { taskTools, toolsUsed } from './taskTools';
 import { StepBudget, stepTokenBudget } from './stepBudget';
 
 /**
@@ -27,7 +28,8 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   await ctx.guards.checkpoints.take('step', { stepId: step.id, stepNumber, stepTitle: step.title }, ctx.signal);
   const limit = stepTokenBudget(step.estimate, ctx.budget);
   const stepBudget = limit === undefined ? undefined : new StepBudget(limit, ctx.budget, (event) => ctx.options.events.emit(event), step.id);
-  const tools = toolsForRole(ctx.options.tools, step.role);
+  const used = resumed ? toolsUsed(resumed.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls ?? [] : []))) : undefined;
+  const tools = taskTools(ctx.options.tools, { kind: 'role', role: step.role, text: `${state.task}\n${step.title}\n${step.description}`, ...(used ? { used } : {}) });
   const result = await runInner(ctx, {
     task: resumed ? resumed.instruction : stepTask(state, step),
     ...(resumed ? { history: [{ role: 'user' as const, content: stepTask(state, step) }, ...resumed.messages] } : {}),
