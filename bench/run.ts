@@ -8,6 +8,7 @@ import { printExtensionLoad } from './extensionLoad';
 import { benchLoopOverhead } from './loopOverhead';
 import { benchPromptTokens } from './promptTokens';
 import { benchReadFileWindows } from './readFileWindows';
+import { benchSearchFiles } from './searchFiles';
 import { benchToolBlockFilter } from './toolBlockFilter';
 
 // Prints Stepwise's speed, memory and token figures. Targets are checked here, never in tests:
@@ -31,6 +32,12 @@ async function main(): Promise<void> {
   console.log(`history list              ${fmt(Number(h.listMs), 0)} ms   anchor ls -t | head | xargs head -n1: ${fmt(Number(h.listAnchorMs), 0)} ms   target < 100 ms: ${verdict(Number(h.listMs) < 100)}`);
   console.log(`history list WORD (none)  ${fmt(Number(h.searchMs), 0)} ms   anchor ${h.searchAnchor}: ${fmt(Number(h.searchAnchorMs), 0)} ms   target < 500 ms: ${verdict(Number(h.searchMs) < 500)}`);
   console.log(`CLI start (--help)        ${fmt(Number(h.helpMs), 0)} ms   anchor node -e 0: ${fmt(Number(h.nodeMs), 0)} ms   target < 120 ms: ${verdict(Number(h.helpMs) < 120)}`);
+
+  console.log('\n# search_files without rg on PATH (the JavaScript engine; median of 3), beside rg -n -C1 on the same folder in the same run');
+  for (const r of await benchSearchFiles()) {
+    const ratio = Number(r.ms) / Number(r.rgMs);
+    console.log(`${String(r.label).padEnd(32)} /${r.pattern}/`.padEnd(62) + `${fmt(Number(r.ms), 0)} ms   anchor rg: ${fmt(Number(r.rgMs), 0)} ms   ${fmt(ratio, 1)}x   target <= 3x rg: ${verdict(ratio <= 3)}`);
+  }
 
   const loop = await benchLoopOverhead();
   console.log('\n# Agent loop overhead per step (zero-latency scripted model, no-op tool)');
