@@ -10,6 +10,7 @@ import { benchPromptTokens } from './promptTokens';
 import { benchReadFileWindows } from './readFileWindows';
 import { benchSearchFiles } from './searchFiles';
 import { benchToolBlockFilter } from './toolBlockFilter';
+import { benchWriteFileArgs } from './writeFileArgs';
 
 // Prints Stepwise's speed, memory and token figures. Targets are checked here, never in tests:
 // the machines are shared and noisy, so read the figures, and compare ratios within one run.
@@ -38,6 +39,12 @@ async function main(): Promise<void> {
     const ratio = Number(r.ms) / Number(r.rgMs);
     console.log(`${String(r.label).padEnd(32)} /${r.pattern}/`.padEnd(62) + `${fmt(Number(r.ms), 0)} ms   anchor rg: ${fmt(Number(r.rgMs), 0)} ms   ${fmt(ratio, 1)}x   target <= 3x rg: ${verdict(ratio <= 3)}`);
   }
+
+  const small = await benchWriteFileArgs(1);
+  const large = await benchWriteFileArgs(16);
+  const perMb = (large.ms - small.ms) / 1000 / 15;
+  console.log('\n# write_file with a large argument, end to end (built CLI, loopback fake model streaming 256-character fragments; no anchor)');
+  console.log(`1 MB ${fmt(small.ms / 1000)} s (${small.ok ? 'on disk whole' : 'NOT on disk'})   16 MB ${fmt(large.ms / 1000)} s (${large.ok ? 'on disk whole' : 'NOT on disk'})   ${fmt(perMb)} s per further MB   target <= 0.3 s per MB: ${verdict(large.ok && perMb <= 0.3)}`);
 
   const loop = await benchLoopOverhead();
   console.log('\n# Agent loop overhead per step (zero-latency scripted model, no-op tool)');

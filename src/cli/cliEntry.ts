@@ -2,6 +2,7 @@ import { USAGE } from './cliArgs';
 import { recoverInterruptedRestore } from './cliCheckpointStore';
 import { historyCommand } from './historyCommand';
 import type { CliIo } from './cliIo';
+import type * as RunCli from './runCli';
 
 /**
  * The CLI's first step: runs `history` and `--help` from the small bundle (dist/cli.js) and loads
@@ -19,5 +20,9 @@ export async function cliEntry(io: CliIo): Promise<number> {
     io.stdout(USAGE + '\n');
     return 0;
   }
-  return (await import('./runCli')).runCli(io);
+  // require, not import(): a dynamic import of a CommonJS bundle goes through Node's ESM loader,
+  // which lexes the whole file for its exports first (a large part of a task's start).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point
+  const { runCli } = require('./runCli') as typeof RunCli;
+  return runCli(io);
 }

@@ -29,6 +29,7 @@ import { ConsoleRenderer } from './consoleRenderer';
 import { cliPlanReview } from './cliPlanReview';
 import { taskWeb } from '../node/web/nodeWebTools';
 import type { McpHub } from '../mcp';
+import type * as CliMcp from './cliMcp';
 import { EXIT, type CliIo } from './cliIo';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
 import { restoreCommand } from './restoreCommand';
@@ -184,7 +185,8 @@ export async function runCli(io: CliIo): Promise<number> {
   if (options.mcpConfig) {
     try {
       // The MCP client (and its SDK bundle) loads only for a task given servers.
-      const { connectCliMcp } = await import('./cliMcp');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point
+      const { connectCliMcp } = require('./cliMcp') as typeof CliMcp;
       hub = await connectCliMcp({
         configPath: path.resolve(io.cwd, options.mcpConfig), workspaceRoot: root, env: io.env, registry,
         model: defaultModel, approver, emit: (event) => void events.emit(event), asker, logger, warn: security.stderr, environment: security.environment,
