@@ -52,10 +52,37 @@ export function literalOf(regex: RegExp): string | undefined {
 export async function searchWithJs(input: JsSearchInput): Promise<SearchResult> {
   const matches: SearchMatch[] = [];
   const skipped = new Skipped();
-  let truncated = false;
   const literal = literalOf(input.regex);
   const worker = new RegexWorker(input.regex, input.signal, input.deadlineMs);
   const work = input.work ?? { filesRead: 0, regexBatches: 0 };
+  // Files wait here to go to the worker together: one round trip for many small files.
+  let batch: Array<{ rel: string; lines: string[] }> = [];
+  let batchLines = 0;
+  const matchBatch = async (): Promise<boolean> => {
+    const files = batch;
+    batch = [];
+    batchLines = 0;
+    const hits = files.length ? await worker.matchingLines(files.flatMap((f) => f.lines)) : [];
+    let h = 0;
+    let offset = 0;
+    for (const file of files) {
+      const lines = file.lines;
+      const mine: number[] = [];
+      for (; h < hits.length && hits[h]! < offset + lines.length; h++) mine.push(hits[h]! - offset);
+      offset += lines.length;
+      if (take(file.rel, lines, mine)) return true;
+    }
+    return false;
+  };
+  /** Adds a file's matches; true once the list is full (one past `maxMatches` was found). */
+  const take = (rel: string, lines: readonly string[], hits: readonly number[]): boolean => {
+    for (const i of hits) {
+      if (matches.length === input.maxMatches) return true;
+      matches.push(buildMatch(rel, i + 1, input.contextLines, (n) => lines[n - 1]));
+    }
+    return false;
+  };
+  let truncated = false;
   try {
     for await (const { rel, lines } of readAhead(candidateFiles(input, skipped), input, literal, work)) {
       throwIfAborted(input.signal);
@@ -64,22 +91,26 @@ export async function searchWithJs(input: JsSearchInput): Promise<SearchResult> 
         continue;
       }
       if (!lines) continue;
-      const hits = literal !== undefined ? literalHits(lines, literal) : await worker.matchingLines(lines);
-      for (const i of hits) {
-        if (matches.length === input.maxMatches) {
-          truncated = true;
-          break;
-        }
-        matches.push(buildMatch(rel, i + 1, input.contextLines, (n) => lines[n - 1]));
+      if (literal !== undefined) {
+        truncated = take(rel, lines, literalHits(lines, literal));
+      } else {
+        batch.push({ rel, lines });
+        batchLines += lines.length;
+        if (batchLines >= BATCH_LINES || batch.length >= BATCH_FILES) truncated = await matchBatch();
       }
       if (truncated) break;
     }
+    if (!truncated) truncated = await matchBatch();
   } finally {
     work.regexBatches += worker.batches;
     worker.dispose();
   }
   return { matches, truncated, engine: 'js', ...skipped.result() };
 }
+
+/** A batch for the regex worker closes at this many lines or files. */
+const BATCH_LINES = 20_000;
+const BATCH_FILES = 64;
 
 /** Line indices holding `literal` (a plain string cannot backtrack: no worker needed). */
 function literalHits(lines: readonly string[], literal: string): number[] {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ToolError } from '../../../src/agent/errors';
 import { IgnoreRules } from '../../../src/node/ignoreRules';
 import { literalOf, searchWithJs, type JsSearchInput } from '../../../src/node/search/jsSearch';
+import { RegexWorker } from '../../../src/node/search/regexWorker';
 import { makeTempDir } from './support';
 
 // The search without ripgrep, over real files: the work it does is counted (files read, regex
@@ -42,11 +43,21 @@ describe('search without ripgrep: literal fast path, regex time only', () => {
     assert.equal(i.work.regexBatches, 0);
   });
 
-  it('a regex over many files: the limit counts matching time, not the round trips (40 ms limit, 1,500 batches)', async () => {
-    const i = input('nee+dle', { deadlineMs: 40 });
+  it('a regex over many files goes to the worker in batches of 64 files', async () => {
+    const i = input('nee+dle');
     const result = await searchWithJs(i);
     assert.deepEqual(result.matches.map((m) => m.path), ['pkg7/f0777.ts']);
-    assert.equal(i.work.regexBatches, FILES + 1);
+    assert.equal(i.work.regexBatches, Math.ceil((FILES + 1) / 64));
+  });
+
+  it('the limit counts matching time, not the round trips: 2,000 batches under a 20 ms limit', async () => {
+    const worker = new RegexWorker(/nee+dle/, undefined, 20);
+    try {
+      for (let n = 0; n < 2000; n++) assert.deepEqual(await worker.matchingLines([`line ${n}`, 'a needle']), [1]);
+      assert.equal(worker.batches, 2000);
+    } finally {
+      worker.dispose();
+    }
   });
 
   it('a pattern that really backtracks still stops at its limit', async () => {
