@@ -79,8 +79,20 @@ export class TaskCheckpoints {
     if (this.lastSnapshot !== undefined) this.unchanged = true;
   }
 
-  /** Takes a checkpoint; `undefined` when checkpoints are off or the store failed (then they are off). */
-  async take(kind: CheckpointKind, place: CheckpointPlace = {}, signal?: AbortSignal): Promise<Checkpoint | undefined> {
+  /**
+   * Takes a checkpoint; `undefined` when checkpoints are off or the store failed (then they are
+   * off). Checkpoints are taken one after another in the order asked, so the task's first one may
+   * run in the background (see `TaskGuards.start`): any later one waits for it.
+   */
+  take(kind: CheckpointKind, place: CheckpointPlace = {}, signal?: AbortSignal): Promise<Checkpoint | undefined> {
+    const mine = this.queue.then(() => this.takeNow(kind, place, signal));
+    this.queue = mine.then(() => undefined, () => undefined);
+    return mine;
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  private async takeNow(kind: CheckpointKind, place: CheckpointPlace, signal?: AbortSignal): Promise<Checkpoint | undefined> {
     const store = this.setup.store;
     if (!store || this.off !== undefined) {
       this.sayOffOnce();

@@ -44,7 +44,7 @@ export class TaskGuards {
     this.checkpoints.onTree((tree, callId) => this.evidence.observeTree(tree, callId));
   }
 
-  /** Detects the workspace's check, follows the task's events, takes the start checkpoint. */
+  /** Detects the workspace's check, follows the task's events, starts the start checkpoint (in the background). */
   async start(signal: AbortSignal): Promise<void> {
     const settings = this.ports.verify ?? DEFAULT_VERIFY;
     const detected = settings.mode === 'off' || settings.commands.length ? undefined : await detectCheck(this.ports.workspace);
@@ -55,7 +55,11 @@ export class TaskGuards {
       this.evidence.observe(envelope.event);
       this.observeResult(envelope.event);
     });
-    await this.checkpoints.take('task_start', {}, signal);
+    // The first snapshot of a big tree takes seconds: it runs while the model thinks; every later
+    // checkpoint (the first call that may write included) waits for it (TaskCheckpoints queues them).
+    this.checkpoints.take('task_start', {}, signal).catch((error: unknown) => {
+      if (!isCancellation(error)) this.ports.logger.error('start checkpoint failed', error);
+    });
   }
 
   /** Takes the end checkpoint (whatever the outcome) and stops following events. */

@@ -69,6 +69,34 @@ describe('checkpoints: no snapshot for a call when nothing ran or was written si
     // start; the first command reuses it; the second looks again; finish; end.
     assert.equal(snapshots, 4);
   });
+
+  it('the first snapshot runs in the background: the model is asked before it ends, and the first write waits for it', async () => {
+    const ws = path.join(base, 'ws');
+    await new NodeWorkspace(base).writeFile('ws/notes.txt', 'hello\n');
+    const opened = await openGitCheckpointStore({ home: path.join(base, 'home'), workspace: ws, taskId: 'task-3' });
+    const real = opened.store!;
+    const model = flowModel({ direct: [call('write_file', { path: 'notes.txt', content: 'changed\n' }), finish('Changed it.')] });
+    let askedBeforeFirstSnapshot: boolean | undefined;
+    const counted: CheckpointStore = {
+      ...bind(real),
+      snapshot: async (signal) => {
+        if (askedBeforeFirstSnapshot === undefined) {
+          // Hold the first snapshot until the model has been asked (at most 100 turns of the event loop).
+          for (let i = 0; i < 100 && model.calls === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+          askedBeforeFirstSnapshot = model.calls > 0;
+        }
+        return real.snapshot(signal);
+      },
+    };
+    const h = harness(model, { task: 'Change notes', planMode: 'never', verify: { mode: 'off', commands: [] } });
+    h.options.workspace = new NodeWorkspace(ws);
+    h.options.checkpoints = { store: counted };
+    await runTask(h.options);
+    assert.equal(askedBeforeFirstSnapshot, true);
+    const [start, beforeWrite] = await real.list();
+    assert.deepEqual([start!.kind, beforeWrite!.kind], ['task_start', 'tool']);
+    assert.equal(Buffer.from((await real.readFile(start!.tree, 'notes.txt'))!).toString(), 'hello\n', 'the start checkpoint holds the file as it was before the write');
+  });
 });
 
 function bind(store: CheckpointStore): CheckpointStore {
