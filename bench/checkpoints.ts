@@ -2,7 +2,11 @@ import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
 import type { CheckpointStore } from '../src/agent/checkpoints/checkpointTypes';
+import { TaskCheckpoints } from '../src/agent/checkpoints/taskCheckpoints';
+import { EventStream } from '../src/agent/events/eventStream';
+import { silentLogger } from '../src/agent/ports';
 import { openGitCheckpointStore, repoFolder } from '../src/node/checkpoints/gitCheckpointStore';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -70,7 +74,36 @@ export async function benchCheckpoints(files = 10_000, calls = 50): Promise<Reco
       times.push(performance.now() - t);
     }
     const after = await bytesUnder(objects);
+
+    // The anchor, same tree, same run: git's own index in a throwaway repository, one file changed each time.
+    const anchorDir = path.join(base, 'anchor.git');
+    const git = (...args: string[]) => spawnSync('git', [`--git-dir=${anchorDir}`, `--work-tree=${ws}`, ...args], { stdio: 'ignore' });
+    spawnSync('git', ['init', '-q', '--bare', anchorDir], { stdio: 'ignore' });
+    git('add', '-A');
+    const anchorTimes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await writeFile(path.join(ws, paths[(i * 104729) % files]!), source(files * 2 + i));
+      t = performance.now();
+      git('add', '-A');
+      git('write-tree');
+      anchorTimes.push(performance.now() - t);
+    }
+
+    // A call after calls that wrote nothing (a failed edit): the task's checkpoints reuse the last snapshot.
+    const task = new TaskCheckpoints({ store }, new EventStream('bench', Date.now), silentLogger, { now: Date.now, sleep: async () => {} });
+    await task.take('task_start');
+    const unchangedTimes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      task.willChange();
+      task.changedNothing();
+      t = performance.now();
+      await task.take('tool', { callId: `u${i}` });
+      unchangedTimes.push(performance.now() - t);
+    }
     return {
+      anchorMs: median(anchorTimes),
+      unchangedMs: median(unchangedTimes),
+      unchangedSnapshots: task.work.snapshots - 1,
       files,
       calls,
       firstMs,

@@ -1,4 +1,5 @@
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,8 +15,8 @@ import { NodeWorkspace } from '../src/node/nodeWorkspace';
 const MB = 1024 * 1024;
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 
-/** Writes `bytes` of dense code lines (then, for `sparseTo`, a hole up to that size). Returns the line count. */
-function writeCode(file: string, bytes: number, sparseTo?: number): number {
+/** Writes `bytes` of dense code lines, flushed to disk (so the page cache can let them go). Returns the line count. */
+function writeCode(file: string, bytes: number): number {
   const fd = openSync(file, 'w');
   let written = 0;
   let lines = 0;
@@ -24,33 +25,49 @@ function writeCode(file: string, bytes: number, sparseTo?: number): number {
     for (let i = 0; i < 2000; i++, lines++) block.push(`  const v${lines}=[${lines % 97},${(lines * 7) % 89},${(lines * 13) % 83}].map((x)=>x*${lines}^0x${lines.toString(16)});`);
     written += writeSync(fd, block.join('\n') + '\n');
   }
-  if (sparseTo) ftruncateSync(fd, sparseTo);
+  fsyncSync(fd);
   closeSync(fd);
   return lines;
 }
 
-/** Per file: read_file window times (first window, continuing windows, random windows) and RSS growth. */
+/**
+ * Evicts `file` from the page cache without root: GNU dd's `iflag=nocache` asks the kernel
+ * (posix_fadvise DONTNEED) to drop the file's clean pages, which Node cannot ask itself. Returns the
+ * bytes still resident afterwards (util-linux `fincore`), so the bench says whether a window was cold.
+ */
+function evict(file: string): number {
+  spawnSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']);
+  const resident = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { encoding: 'utf8' });
+  return resident.status === 0 ? Number(resident.stdout.trim()) : NaN;
+}
+
+/** Per file: warm window times, and cold windows deep in the file beside `sed -n` on the same lines, each after an eviction. */
 export interface ReadWindowFigures {
   label: string;
   windows: number;
   medianMs: number;
   p95Ms: number;
-  firstRandomMs: number;
-  rssGrowthMb: number;
+  coldMedianMs: number;
+  coldSedMedianMs: number;
+  /** Largest number of the file's bytes still in the page cache just before a cold read (0 = truly cold). */
+  residentBeforeCold: number;
+  /** Where the cold windows started, as fractions of the file's lines. */
+  coldAt: number[];
 }
 
 /**
- * `read_file` through the real tool on a generated 50 MB file and a 1 GB sparse file (40 MB of
- * code, then a hole): 30 continuing windows from the top, then 30 windows at random lines of the
- * text part, with the loop's 6,000-token cap. Only the windows' bytes are read, so the time per
- * window and the memory stay flat whatever the size.
+ * `read_file` through the real tool on generated 50 MB and 600 MB code files (text all the way,
+ * no sparse hole): 30 continuing windows from the top (warm), then cold windows at 25 %, 50 %, 75 %
+ * and 95 % of the lines, each after evicting the file from the page cache and from a fresh
+ * workspace (no line index yet), beside `sed -n
+ * 'A,Bp;Bq'` on the same lines after the same eviction. With the loop's 6,000-token cap.
  */
 export async function benchReadFileWindows(): Promise<ReadWindowFigures[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'stepwise-bench-read-'));
   try {
-    const files: Array<[string, string, number, number | undefined]> = [
-      ['50 MB code file', 'code50.js', 50 * MB, undefined],
-      ['1 GB sparse file', 'sparse1g.js', 40 * MB, 1024 * MB],
+    const files: Array<[string, string, number]> = [
+      ['50 MB code file', 'code50.js', 50 * MB],
+      ['600 MB code file', 'code600.js', 600 * MB],
     ];
     const registry = new ToolRegistry(builtinTools());
     const context: ToolContext = {
@@ -60,29 +77,44 @@ export async function benchReadFileWindows(): Promise<ReadWindowFigures[]> {
       resultTokens: { max: 6_000, counter: o200kCounter },
     };
     const out: ReadWindowFigures[] = [];
-    for (const [label, name, bytes, sparseTo] of files) {
-      const lines = writeCode(path.join(dir, name), bytes, sparseTo);
-      const baseline = process.memoryUsage().rss;
-      let peak = baseline;
-      const times: number[] = [];
-      const read = async (start: number) => {
+    for (const [label, name, bytes] of files) {
+      const file = path.join(dir, name);
+      const lines = writeCode(file, bytes);
+      const read = async (start: number, fresh = false) => {
+        // A fresh workspace has no line index of the file yet (lineWindow.ts keeps one per workspace): what a new task sees.
         const t = performance.now();
-        const result = await registry.execute('read_file', { path: name, start_line: start }, context);
-        times.push(performance.now() - t);
-        peak = Math.max(peak, process.memoryUsage().rss);
+        const result = await registry.execute('read_file', { path: name, start_line: start }, fresh ? { ...context, workspace: new NodeWorkspace(dir) } : context);
+        const ms = performance.now() - t;
         if (result.isError) throw new Error(result.content);
-        return /start_line=(\d+)\.\]$/.exec(result.content)?.[1];
+        return { ms, next: Number(/start_line=(\d+)\.\]$/.exec(result.content)?.[1] ?? start + 1) };
       };
+      const times: number[] = [];
       let next = 1;
-      for (let i = 0; i < 30; i++) next = Number((await read(next)) ?? 1);
-      let seed = 7;
-      const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-      const firstRandom = times.length;
-      for (let i = 0; i < 30; i++) await read(1 + Math.floor(random() * (lines - 1)));
+      for (let i = 0; i < 30; i++) {
+        const r = await read(next);
+        times.push(r.ms);
+        next = r.next;
+      }
+      const coldAt = [0.25, 0.5, 0.75, 0.95];
+      const cold: number[] = [];
+      const coldSed: number[] = [];
+      let resident = 0;
+      for (const at of coldAt) {
+        const start = Math.floor(lines * at);
+        resident = Math.max(resident, evict(file));
+        const r = await read(start, true);
+        cold.push(r.ms);
+        const last = r.next - 1;
+        resident = Math.max(resident, evict(file));
+        const t = performance.now();
+        spawnSync('sed', ['-n', `${start},${last}p;${last}q`, file], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * MB });
+        coldSed.push(performance.now() - t);
+      }
       out.push({
         label, windows: times.length, medianMs: quantile(times, 0.5), p95Ms: quantile(times, 0.95),
-        firstRandomMs: times[firstRandom]!, rssGrowthMb: (peak - baseline) / MB,
+        coldMedianMs: quantile(cold, 0.5), coldSedMedianMs: quantile(coldSed, 0.5), residentBeforeCold: resident, coldAt,
       });
+      await rm(file, { force: true });
     }
     return out;
   } finally {

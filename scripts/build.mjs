@@ -77,6 +77,9 @@ const LAZY = [
   { specifier: './mcpSdk', from: 'src/mcp', file: 'mcp-sdk.js', entry: 'src/mcp/mcpSdk.ts' },
   // The MCP server side and the ACP SDK: src/cli/servers/loadServerSdks.ts, when `stepwise mcp | acp` starts.
   { specifier: './serverSdks', from: 'src/cli/servers', file: 'server-sdks.js', entry: 'src/cli/servers/serverSdks.ts' },
+  // The CLI's task commands (the agent, tools, models) and the servers that run tasks: cliEntry.ts,
+  // for every command but `history` and `--help`.
+  { specifier: './taskCommand', from: 'src/cli', file: 'cli-run.js', entry: 'src/cli/taskCommand.ts' },
 ];
 const lazyBundles = {
   name: 'lazy-bundles',
@@ -101,7 +104,7 @@ const nodePlugins = () => [playwrightExternal, lazyBundles, oneAjv, zodEnglishOn
 const jobs = [];
 // Each entry point is built only when it exists, so one half-written part does not block the others.
 if (existsSync('src/cli/main.ts')) {
-  jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: nodePlugins() }));
+  jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', minify: true, banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: nodePlugins() }));
 }
 for (const lazy of LAZY) {
   jobs.push(build({ ...common, entryPoints: [lazy.entry], outfile: `dist/${lazy.file}`, minify: true, sourcemap: false, plugins: nodePlugins() }));

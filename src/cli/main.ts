@@ -1,6 +1,5 @@
 import { EXIT } from './cliIo';
-import { runCli } from './runCli';
-import { isServerCommand, serverCommand } from './servers/serverCommand';
+import { cliEntry } from './cliEntry';
 import { ttyPrompter } from './prompter';
 import { Redactor } from '../agent/secrets/redactor';
 import { killTaggedSync } from '../node/processTag';
@@ -26,9 +25,7 @@ process.on('SIGHUP', () => {
 process.on('exit', () => killTaggedSync());
 
 const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-// `mcp`, `serve` and `acp` are long-lived shells that run each task through runCli.
-const entry = isServerCommand(process.argv.slice(2)) ? serverCommand : runCli;
-entry({
+cliEntry({
   argv: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),

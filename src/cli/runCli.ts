@@ -26,10 +26,10 @@ import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cliArgs';
 import { cliHistory, historyToResume, listTasks } from './cliTasks';
 import { ConsoleRenderer } from './consoleRenderer';
 import { cliPlanReview } from './cliPlanReview';
-import { connectCliMcp } from './cliMcp';
 import { taskWeb } from '../node/web/nodeWebTools';
 import { taskPython } from '../node/python/taskPython';
 import type { McpHub } from '../mcp';
+import type * as CliMcp from './cliMcp';
 import { EXIT, type CliIo } from './cliIo';
 import { checkpointsCommand, openCliCheckpoints } from './checkpointsCommand';
 import { restoreCommand } from './restoreCommand';
@@ -178,8 +178,11 @@ async function usageStop(io: CliIo, problem: string, closing: Promise<unknown> =
 }
 
 /** The MCP servers of `--mcp-config`, connected; a bad configuration is said and its exit code returned. */
-async function cliMcpHub(io: CliIo, options: Parameters<typeof connectCliMcp>[0]): Promise<McpHub | number> {
+async function cliMcpHub(io: CliIo, options: Parameters<typeof CliMcp.connectCliMcp>[0]): Promise<McpHub | number> {
   try {
+    // The MCP client (and its SDK bundle) loads only for a task given servers.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point
+    const { connectCliMcp } = require('./cliMcp') as typeof CliMcp;
     return await connectCliMcp(options);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -3,7 +3,8 @@ import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:
 import path from 'node:path';
 import { EventEnvelope } from '../shared/events';
 import type { HistoryEntry } from '../shared/webviewProtocol';
-import { matchesQuery, searchableText, selectRunsToPrune, type HistoryPruneSettings, type StoredRun } from './historyRules';
+import { HistoryIndex, type IndexedRun, type IndexLine } from './historyIndex';
+import { matchesQuery, queryTerms, searchableText, selectRunsToPrune, type HistoryPruneSettings, type StoredRun } from './historyRules';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -14,11 +15,19 @@ const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
  */
 export class HistoryStore {
   private readonly queues = new Map<string, Promise<void>>();
+  /** The list's index (see historyIndex.ts): kept by `append` and `delete`, read by `list`. */
+  readonly index: HistoryIndex;
+  /** The run's latest cost figures, written into the index with its end. */
+  private readonly costs = new Map<string, { costUsd?: number; effectiveTokens?: number }>();
+  /** Work done, for tests and the bench: run files parsed as events, and run files scanned as text by search. */
+  readonly work = { parsed: 0, scanned: 0 };
 
   constructor(
     readonly folder: string,
     private readonly onError: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.index = new HistoryIndex(folder, onError);
+  }
 
   /** The file of one run; throws for a run id that could escape the folder (a bug or a forged id). */
   fileOf(runId: string): string {
@@ -31,8 +40,28 @@ export class HistoryStore {
     const file = this.fileOf(envelope.runId);
     const line = JSON.stringify(envelope) + '\n';
     const previous = this.queues.get(envelope.runId) ?? mkdir(this.folder, { recursive: true }).then(() => undefined);
-    const next = previous.then(() => appendFile(file, line, 'utf8')).catch(this.onError);
+    const indexLine = this.indexLineOf(envelope);
+    // The index line follows its event: the index never names what the run's file does not hold.
+    const next = previous
+      .then(() => appendFile(file, line, 'utf8'))
+      .then(() => (indexLine ? this.index.add(indexLine) : undefined))
+      .catch(this.onError);
     this.queues.set(envelope.runId, next);
+  }
+
+  /** The index line an event makes (a start or an end), remembering the cost figures on the way. */
+  private indexLineOf({ runId, ts, event }: EventEnvelope): IndexLine | undefined {
+    const last = Date.now();
+    if (event.type === 'usage') {
+      const figures = event.task ?? event.cost;
+      if (figures) this.costs.set(runId, figures);
+      return undefined;
+    }
+    if (event.type === 'run_started') {
+      return { kind: 'start', runId, task: taskWords(event.task), ts, last, workspace: event.workspace, ...(event.resumedFrom && event.resumedFrom !== runId ? { resumedFrom: event.resumedFrom } : {}) };
+    }
+    if (event.type === 'run_finished') return { kind: 'finish', runId, outcome: event.outcome, last, ...this.costs.get(runId) };
+    return undefined;
   }
 
   /** Resolves when every queued append has been written. */
@@ -49,6 +78,12 @@ export class HistoryStore {
     } catch {
       return [];
     }
+    return this.parse(text);
+  }
+
+  /** The envelopes of one run file's text. */
+  private parse(text: string): EventEnvelope[] {
+    this.work.parsed += 1;
     const out: EventEnvelope[] = [];
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
@@ -89,32 +124,51 @@ export class HistoryStore {
     await this.flush();
     let names: string[];
     try {
-      names = (await readdir(this.folder)).filter((name) => name.endsWith('.jsonl'));
+      names = await readdir(this.folder);
     } catch {
       return [];
     }
-    const dated = await Promise.all(
-      names.map(async (name) => ({ name, mtime: (await stat(path.join(this.folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
-    );
-    dated.sort((a, b) => b.mtime - a.mtime);
-    const runs: ThreadRun[] = [];
-    for (const { name } of dated.slice(0, limit)) {
-      const runId = name.slice(0, -'.jsonl'.length);
+    const { runs, lines } = await this.index.load();
+    const present: IndexedRun[] = [];
+    for (const name of names) {
+      const runId = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
       if (!RUN_ID.test(runId)) continue;
-      const envelopes = await this.read(runId);
-      const started = envelopes.find((e) => e.event.type === 'run_started');
-      if (!started || started.event.type !== 'run_started') continue;
-      const finished = envelopes.findLast((e) => e.event.type === 'run_finished');
-      runs.push({
-        runId,
-        task: taskWords(started.event.task),
-        ts: started.ts,
-        ...(started.event.resumedFrom && started.event.resumedFrom !== runId ? { resumedFrom: started.event.resumedFrom } : {}),
-        ...(finished && finished.event.type === 'run_finished' ? { outcome: finished.event.outcome } : {}),
-      });
+      const known = runs.get(runId) ?? (await this.indexRun(runId));
+      if (known) present.push(known);
     }
-    const entries = options.threads ? groupThreads(runs) : runs.map(({ resumedFrom: _r, ...entry }) => entry);
-    return entries;
+    // Deleted runs, restarts and other processes' lines pile up: rewrite once the index is twice what it says.
+    if (lines > 2 * 2 * present.length + 64) await this.index.compact(present);
+    const listed = present.filter((run) => run.task !== undefined).sort((a, b) => b.last - a.last || b.ts - a.ts).slice(0, limit);
+    const threadRuns: ThreadRun[] = listed.map((run) => ({
+      runId: run.runId, task: run.task!, ts: run.ts,
+      ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}),
+      ...(run.outcome ? { outcome: run.outcome } : {}),
+    }));
+    return options.threads ? groupThreads(threadRuns) : threadRuns.map(({ resumedFrom: _r, ...entry }) => entry);
+  }
+
+  /** Reads a run the index does not know (written before the index, or moved in) and adds it to the index. */
+  private async indexRun(runId: string): Promise<IndexedRun | undefined> {
+    const info = await stat(this.fileOf(runId)).catch(() => undefined);
+    if (!info) return undefined;
+    const envelopes = await this.read(runId);
+    const started = envelopes.find((e) => e.event.type === 'run_started');
+    const finished = envelopes.findLast((e) => e.event.type === 'run_finished');
+    const last = info.mtimeMs;
+    const run: IndexedRun = { runId, ts: started?.ts ?? 0, last };
+    if (started && started.event.type === 'run_started') {
+      run.task = taskWords(started.event.task);
+      run.workspace = started.event.workspace;
+      if (started.event.resumedFrom && started.event.resumedFrom !== runId) run.resumedFrom = started.event.resumedFrom;
+      await this.index.add({ kind: 'start', runId, task: run.task, ts: run.ts, last, workspace: run.workspace, ...(run.resumedFrom ? { resumedFrom: run.resumedFrom } : {}) });
+    } else {
+      await this.index.add({ kind: 'nostart', runId, last });
+    }
+    if (finished && finished.event.type === 'run_finished') {
+      run.outcome = finished.event.outcome;
+      await this.index.add({ kind: 'finish', runId, outcome: run.outcome, last });
+    }
+    return run;
   }
 
   /** Every stored run with the time its files were last written and their total size. */
@@ -154,6 +208,7 @@ export class HistoryStore {
       await rm(target, { force: true });
       removed ||= existed;
     }
+    await this.index.add({ kind: 'gone', runId });
     return removed;
   }
 
@@ -170,13 +225,31 @@ export class HistoryStore {
    */
   async search(query: string, limit = 50): Promise<HistoryEntry[]> {
     // Through `list`, so search finds exactly the entries the history list shows.
+    const entries = await this.list(Number.MAX_SAFE_INTEGER);
+    const terms = queryTerms(query);
+    if (!terms.length) return entries.slice(0, limit);
     const found: HistoryEntry[] = [];
-    for (const entry of await this.list(Number.MAX_SAFE_INTEGER)) {
+    for (const entry of entries) {
       if (found.length >= limit) break;
-      if (matchesQuery(`${entry.task}\n${entry.outcome ?? ''}\n${searchableText(await this.read(entry.runId))}`.toLocaleLowerCase(), query)) found.push(entry);
+      const text = await readFile(this.fileOf(entry.runId), 'utf8').catch(() => '');
+      this.work.scanned += 1;
+      // Every searchable word is in the file as written (JSON keeps such words verbatim): a file
+      // without one of them is skipped unparsed. Words JSON would escape are left to the full check.
+      const lower = text.toLocaleLowerCase();
+      if (!terms.every((term) => jsonEscapes(term) || lower.includes(term))) continue;
+      if (matchesQuery(`${entry.task}\n${entry.outcome ?? ''}\n${searchableText(this.parse(text))}`.toLocaleLowerCase(), query)) found.push(entry);
     }
     return found;
   }
+}
+
+/** True when JSON.stringify writes a character of `word` as an escape: then the word is not in the file verbatim. */
+function jsonEscapes(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c) return true;
+  }
+  return false;
 }
 
 /** One stored run as the history list sees it (`resumedFrom`: the run it followed up, when in another file). */

@@ -3,6 +3,8 @@ import { errorMessage, isCancellation } from '../errors';
 import type { Clock, Logger } from '../ports';
 import type { Checkpoint, CheckpointKind, CheckpointSetup, CheckpointStore, FileChange } from './checkpointTypes';
 
+type Snapshot = Awaited<ReturnType<CheckpointStore['snapshot']>>;
+
 /** Where in the task a checkpoint is taken. */
 export interface CheckpointPlace {
   stepId?: string;
@@ -27,6 +29,11 @@ export class TaskCheckpoints {
   private readonly skippedSaid = new Set<string>();
   private readonly treeListeners: ((tree: string, callId?: string) => void)[] = [];
   private started: Promise<void> | undefined;
+  /** The tree of the latest snapshot, and whether the workspace is known to be unchanged since (see `willChange`). */
+  private lastSnapshot: Snapshot | undefined;
+  private unchanged = false;
+  /** Work done, for tests and the bench: snapshots taken from the workspace, and those reused because nothing could have changed. */
+  readonly work = { snapshots: 0, reused: 0 };
 
   constructor(
     private readonly setup: CheckpointSetup,
@@ -58,8 +65,34 @@ export class TaskCheckpoints {
     this.treeListeners.push(listener);
   }
 
-  /** Takes a checkpoint; `undefined` when checkpoints are off or the store failed (then they are off). */
-  async take(kind: CheckpointKind, place: CheckpointPlace = {}, signal?: AbortSignal): Promise<Checkpoint | undefined> {
+  /**
+   * Something that may change the workspace is about to run (a tool call that writes or runs, a
+   * background command): the next checkpoint takes a snapshot. Until then, a tool call's checkpoint
+   * reuses the latest snapshot: a call that follows calls that wrote nothing costs no snapshot.
+   */
+  willChange(): void {
+    this.unchanged = false;
+  }
+
+  /** What `willChange` announced ran nothing and wrote nothing (a refused or failed edit): the latest snapshot still holds. */
+  changedNothing(): void {
+    if (this.lastSnapshot !== undefined) this.unchanged = true;
+  }
+
+  /**
+   * Takes a checkpoint; `undefined` when checkpoints are off or the store failed (then they are
+   * off). Checkpoints are taken one after another in the order asked, so the task's first one may
+   * run in the background (see `TaskGuards.start`): any later one waits for it.
+   */
+  take(kind: CheckpointKind, place: CheckpointPlace = {}, signal?: AbortSignal): Promise<Checkpoint | undefined> {
+    const mine = this.queue.then(() => this.takeNow(kind, place, signal));
+    this.queue = mine.then(() => undefined, () => undefined);
+    return mine;
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+
+  private async takeNow(kind: CheckpointKind, place: CheckpointPlace, signal?: AbortSignal): Promise<Checkpoint | undefined> {
     const store = this.setup.store;
     if (!store || this.off !== undefined) {
       this.sayOffOnce();
@@ -67,7 +100,14 @@ export class TaskCheckpoints {
     }
     try {
       await this.loadExisting(store);
-      const snapshot = await store.snapshot(signal);
+      // Only a tool call's checkpoint is reused: steps, finish and the end (few per task) always look,
+      // so what the flow itself writes between calls (reports, checks' output) is never missed.
+      const reuse = this.unchanged && kind === 'tool' ? this.lastSnapshot : undefined;
+      const snapshot = reuse ?? (await store.snapshot(signal));
+      if (reuse) this.work.reused += 1;
+      else this.work.snapshots += 1;
+      this.lastSnapshot = snapshot;
+      this.unchanged = true;
       this.sayRecoveredOnce();
       const secrets = snapshot.skipped.filter((s) => s.secret);
       if (secrets.length) this.saySecretsOnce(secrets.map((s) => s.path));

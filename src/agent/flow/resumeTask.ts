@@ -8,12 +8,12 @@ import { withDelegate } from './delegateTool';
 import { untoldEndings } from '../tools/backgroundEndings';
 import { flowStateFromEvents } from './flowStateFromEvents';
 import { detectLanguage } from './language';
-import { directTools } from './roles';
 import { commit, type Progress } from './planCommit';
 import { continuePlan } from './planRunner';
 import { applyRetry, restoredState } from './planState';
 import { settle } from './runTask';
 import { spentByRuns } from './taskBudget';
+import { taskTools, toolsUsed } from './taskTools';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /** Said to an agent that resumes without a new instruction from the user. */
@@ -50,7 +50,8 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     tellUntoldEndings(ctx, options.history);
     const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
     return settle(ctx, progress, async () => {
-      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools: directTools(withDelegate(ctx), `${started.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true, takesMessages: true });
+      const tools = taskTools(withDelegate(ctx), { kind: 'direct', text: `${started.task}\n${instruction}`, used: calledTools(options.history) });
+      const result = await runInner(ctx, { task: instruction, history: conversationFromEvents(options.history), model: ctx.options.models.default, tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true, takesMessages: true });
       return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
     });
   }
@@ -69,6 +70,11 @@ export async function resumeTask(options: ResumeTaskOptions): Promise<TaskResult
     }
     return continuePlan(ctx, progress);
   });
+}
+
+/** The tools a stored task's conversation called: its follow-up keeps them. */
+function calledTools(history: readonly AgentEvent[]): Set<string> {
+  return toolsUsed(history.flatMap((e) => (e.type === 'assistant_message' ? e.toolCalls : [])));
 }
 
 /** Background commands that ended after the model's last turn: the follow-up's first model call hears of them. */
@@ -93,7 +99,8 @@ async function followUpDonePlan(options: ResumeTaskOptions, state: FlowState, in
   const progress: Progress = { route: 'direct', baseUsage: ctx.budget.usage };
   return settle(ctx, progress, async () => {
     const history = [...planDigest(options.history, state), ...conversationFromEvents(afterLastPlanRun(options.history))];
-    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools: directTools(options.tools, `${state.task}\n${instruction}`), maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true, takesMessages: true });
+    const tools = taskTools(options.tools, { kind: 'direct', text: `${state.task}\n${instruction}`, used: calledTools(options.history) });
+    const result = await runInner(ctx, { task: instruction, history, model: ctx.options.models.default, tools, maxTurns: ctx.agentLimits.maxTurns, verifyAtFinish: true, takesMessages: true });
     return { outcome: result.outcome, route: 'direct', summary: result.summary ?? '', reason: result.reason, usage: ctx.budget.usage };
   });
 }

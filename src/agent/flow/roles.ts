@@ -1,45 +1,17 @@
 import type { StepRole } from '../../shared/plan';
-import { PYTHON_EXECUTE } from '../tools/python/pythonExecute';
-import { isReadOnlyTool, type AnyTool } from '../tools/tool';
+import type { CustomRole } from '../extensions/extensionTypes';
 import type { ToolRegistry } from '../tools/toolRegistry';
 import { languageInstruction, type Language } from './language';
-import type { CustomRole } from '../extensions/extensionTypes';
+import { taskTools } from './taskTools';
 
-/** Web tools that only read (the browser can submit forms, so it is not one of them). */
-const WEB_READ_TOOLS = new Set(['web_fetch', 'web_search']);
-
-/** Which tools each role may call. */
-const KEEP: Record<StepRole, (tool: AnyTool) => boolean> = {
-  // python_execute goes only to the analyst (and to data tasks run directly): its schema costs every other prompt.
-  coder: (tool) => tool.name !== PYTHON_EXECUTE,
-  researcher: (tool) => isReadOnlyTool(tool) || WEB_READ_TOOLS.has(tool.name) || tool.name === 'ask_user' || tool.name === 'finish',
-  browser: (tool) => isReadOnlyTool(tool) || tool.name === 'browser' || WEB_READ_TOOLS.has(tool.name) || tool.name === 'ask_user' || tool.name === 'finish',
-  reporter: (tool) => isReadOnlyTool(tool) || tool.name === 'write_file' || tool.name === 'finish',
-  analyst: (tool) => isReadOnlyTool(tool) || tool.name === PYTHON_EXECUTE || tool.name === 'write_file' || tool.name === 'ask_user' || tool.name === 'finish',
-};
-
-/** Words that mark a task as data work, for which a direct run is offered `python_execute`. */
-const DATA_TASK = /\b(?:python|pandas|numpy|dataframes?|csv|tsv|xlsx?|excel|parquet|datasets?|charts?|plots?|statistics|data (?:analysis|file|files|set))\b|\.(?:csv|tsv|xlsx|parquet)\b|数据分析|数据集|图表|统计/i;
-
-/** True when a task asks for data work (the analyst's kind): only then does a direct run get `python_execute`. */
-export function isDataTask(task: string): boolean {
-  return DATA_TASK.test(task);
-}
-
-/** The tools of a direct (single-agent) run: all, except `python_execute` unless the task is data work. */
-export function directTools(registry: ToolRegistry, task: string): ToolRegistry {
-  if (!registry.get(PYTHON_EXECUTE) || isDataTask(task)) return registry;
-  return registry.filter((tool) => tool.name !== PYTHON_EXECUTE);
-}
-
-/** The role's subset of the registry (coder: everything; researcher: read-only + web reading; browser: + the browser; reporter: read + write_file; analyst: read + python_execute + write_file). */
+/** The role's tools for a step with nothing more to go by (see `taskTools`, the one place that decides). */
 export function toolsForRole(registry: ToolRegistry, role: StepRole): ToolRegistry {
-  return registry.filter(KEEP[role]);
+  return taskTools(registry, { kind: 'role', role, text: '' });
 }
 
 /** The tools of the look-first pass: read-only and `finish`, nobody to ask. */
 export function lookFirstTools(registry: ToolRegistry): ToolRegistry {
-  return registry.filter((tool) => isReadOnlyTool(tool) || tool.name === 'finish');
+  return taskTools(registry, { kind: 'look_first' });
 }
 
 const ROLE_TEXT: Record<StepRole, string> = {

@@ -17,9 +17,9 @@ import { continuePlan, stopEnding } from './planRunner';
 import { applyRetry, applyReviewedPlan, initialState } from './planState';
 import { ZERO_USAGE } from '../loop/usage';
 import { readTaskImages } from './readTaskImages';
-import { directTools } from './roles';
 import { knownStops, taskEnding } from './taskEnding';
 import { taskStartHooks, tellUndelivered } from './taskHooks';
+import { taskTools } from './taskTools';
 import type { RunTaskOptions, TaskResult } from './taskTypes';
 
 /**
@@ -119,13 +119,13 @@ async function review(ctx: FlowContext, progress: Progress): Promise<TaskResult 
   return undefined;
 }
 
-/** The plain single-agent run, with runAgent's default prompt and all tools (`python_execute` only for data tasks, `delegate` when there are custom roles). */
+/** The plain single-agent run, with runAgent's default prompt and the tools the task can use (`taskTools`; `delegate` when there are custom roles). */
 async function runDirect(ctx: FlowContext, progress: Progress): Promise<TaskResult> {
   progress.route = 'direct';
   const result = await runInner(ctx, {
     task: ctx.options.task,
     model: ctx.options.models.default,
-    tools: directTools(withDelegate(ctx), ctx.options.task),
+    tools: taskTools(withDelegate(ctx), { kind: 'direct', text: ctx.options.task }),
     maxTurns: ctx.agentLimits.maxTurns,
     askAtTurnLimit: true,
     verifyAtFinish: true,

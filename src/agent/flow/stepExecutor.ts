@@ -6,11 +6,12 @@ import { modelFor } from './modelTiers';
 import { commit, type Progress } from './planCommit';
 import { applyStepResult, applyStepStart } from './planState';
 import { clipNote, stepContext, stepTask } from './planContext';
-import { customRolePrompt, rolePrompt, toolsForRole } from './roles';
+import { customRolePrompt, rolePrompt } from './roles';
 import { modelForCustomRole, toolsForCustomRole } from '../extensions/customRoles';
 import type { PlanStep } from '../../shared/plan';
 import type { Model } from '../model/types';
 import type { ToolRegistry } from '../tools/toolRegistry';
+import { taskTools, toolsUsed, type ToolUse } from './taskTools';
 import { StepBudget, stepTokenBudget } from './stepBudget';
 
 /**
@@ -31,7 +32,8 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
   await ctx.guards.checkpoints.take('step', { stepId: step.id, stepNumber, stepTitle: step.title }, ctx.signal);
   const limit = stepTokenBudget(step.estimate, ctx.budget);
   const stepBudget = limit === undefined ? undefined : new StepBudget(limit, ctx.budget, (event) => ctx.options.events.emit(event), step.id);
-  const who = stepAgent(ctx, step);
+  const used = resumed ? toolsUsed(resumed.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls ?? [] : []))) : undefined;
+  const who = stepAgent(ctx, step, { text: `${state.task}\n${step.title}\n${step.description}`, ...(used ? { used } : {}) });
   const tools = who.tools;
   const result = await runInner(ctx, {
     task: resumed ? resumed.instruction : stepTask(state, step),
@@ -63,12 +65,12 @@ export async function runStep(ctx: FlowContext, progress: Progress, stepId: stri
  * Who runs a step: its custom role (exactly the role's tools, its prompt and tier) when the step
  * names one the task still has, else its built-in role.
  */
-function stepAgent(ctx: FlowContext, step: PlanStep): { tools: ToolRegistry; model: Model; systemPrompt: string } {
+function stepAgent(ctx: FlowContext, step: PlanStep, use: Pick<Extract<ToolUse, { kind: 'role' }>, 'text' | 'used'>): { tools: ToolRegistry; model: Model; systemPrompt: string } {
   const custom = step.agent ? ctx.options.roles?.find((r) => r.name === step.agent) : undefined;
   if (custom) {
     return { tools: toolsForCustomRole(ctx.options.tools, custom), model: modelForCustomRole(ctx.options.models, custom), systemPrompt: customRolePrompt(custom, ctx.language) };
   }
-  return { tools: toolsForRole(ctx.options.tools, step.role), model: modelFor(ctx.options.models, step.role), systemPrompt: rolePrompt(step.role, ctx.language) };
+  return { tools: taskTools(ctx.options.tools, { kind: 'role', role: step.role, ...use }), model: modelFor(ctx.options.models, step.role), systemPrompt: rolePrompt(step.role, ctx.language) };
 }
 
 function budgetNote(stepBudget: StepBudget, result: AgentRunResult): string {

@@ -1,10 +1,10 @@
-import type { ApprovalCategory } from '../../shared/events';
+import type { AgentEvent, ApprovalCategory } from '../../shared/events';
 import type { CheckpointSetup } from '../checkpoints/checkpointTypes';
 import { TaskCheckpoints } from '../checkpoints/taskCheckpoints';
 import { isCancellation } from '../errors';
 import type { EventStream } from '../events/eventStream';
 import type { ModelToolCall } from '../model/types';
-import type { Clock, CommandRunner, Logger, Workspace } from '../ports';
+import type { Clock, CommandControl, CommandRunner, Logger, Workspace } from '../ports';
 import type { ShellSyntax } from '../policy/shellSyntax';
 import { detectCheck } from '../verify/detectCheck';
 import { Evidence } from '../verify/evidence';
@@ -44,15 +44,22 @@ export class TaskGuards {
     this.checkpoints.onTree((tree, callId) => this.evidence.observeTree(tree, callId));
   }
 
-  /** Detects the workspace's check, follows the task's events, takes the start checkpoint. */
+  /** Detects the workspace's check, follows the task's events, starts the start checkpoint (in the background). */
   async start(signal: AbortSignal): Promise<void> {
     const settings = this.ports.verify ?? DEFAULT_VERIFY;
     const detected = settings.mode === 'off' || settings.commands.length ? undefined : await detectCheck(this.ports.workspace);
     this.verifier = new Verifier(settings, this.evidence, { commands: this.ports.commands, root: this.ports.workspace.root, events: this.ports.events }, detected);
     const syntax = await this.ports.shellSyntax?.().catch((error: unknown) => this.ports.logger.warn('shell parser unavailable for checks', error));
     if (syntax) this.evidence.useSyntax(syntax);
-    this.unsubscribe = this.ports.events.subscribe((envelope) => this.evidence.observe(envelope.event));
-    await this.checkpoints.take('task_start', {}, signal);
+    this.unsubscribe = this.ports.events.subscribe((envelope) => {
+      this.evidence.observe(envelope.event);
+      this.observeResult(envelope.event);
+    });
+    // The first snapshot of a big tree takes seconds: it runs while the model thinks; every later
+    // checkpoint (the first call that may write included) waits for it (TaskCheckpoints queues them).
+    this.checkpoints.take('task_start', {}, signal).catch((error: unknown) => {
+      if (!isCancellation(error)) this.ports.logger.error('start checkpoint failed', error);
+    });
   }
 
   /** Takes the end checkpoint (whatever the outcome) and stops following events. */
@@ -72,13 +79,34 @@ export class TaskGuards {
   /** Hook: before a tool call runs; checkpoints calls that may change the workspace. */
   readonly beforeTool = async (call: ModelToolCall, category: ApprovalCategory | 'meta' | undefined, signal: AbortSignal): Promise<void> => {
     if (category === 'read' || category === 'meta' || category === undefined) return;
+    // A command still running in the background may have written since the last snapshot.
+    if (this.backgroundRunning()) this.checkpoints.willChange();
     await this.checkpoints.take('tool', { callId: call.id, tool: call.name }, signal);
+    this.checkpoints.willChange();
+    this.writer = { callId: call.id, category };
   };
+
+  /** The last call that may write, and its category: an edit that failed wrote nothing (edits are all or nothing). */
+  private writer: { callId: string; category: ApprovalCategory } | undefined;
+
+  /** Follows tool results: a failed or refused edit leaves the latest snapshot standing. */
+  private observeResult(event: AgentEvent): void {
+    if (event.type !== 'tool_result' || event.callId !== this.writer?.callId) return;
+    if (event.isError && this.writer.category === 'edit') this.checkpoints.changedNothing();
+    this.writer = undefined;
+  }
+
+  private backgroundRunning(): boolean {
+    const commands = this.ports.commands as Partial<CommandControl>;
+    return typeof commands.backgroundCommands === 'function' && commands.backgroundCommands().length > 0;
+  }
 
   /** Hook: judges a `finish` call (a checkpoint first, so a command's last changes count). */
   readonly judgeFinish = async (signal: AbortSignal): Promise<FinishVerdict> => {
     try {
       await this.checkpoints.take('finish', {}, signal);
+      // The checks it may run write too (build output, caches): the next call's checkpoint looks again.
+      this.checkpoints.willChange();
       return this.verifier ? await this.verifier.judge(signal) : { accept: true };
     } catch (error) {
       if (isCancellation(error)) throw error;

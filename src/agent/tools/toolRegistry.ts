@@ -39,10 +39,21 @@ function withoutNulls(value: unknown): unknown {
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
-  private readonly specCache = new Map<string, ToolSpec>();
+  // By tool object: a view and its parent each cache, and a tool re-registered under the same name is a new entry.
+  private readonly specCache = new WeakMap<AnyTool, ToolSpec>();
+  /** Set on a view: the registry it shows (live, so tools joining it later are seen) and its rule. */
+  private source?: { parent: ToolRegistry; keep: (tool: AnyTool) => boolean };
 
   constructor(tools: readonly AnyTool[] = []) {
     for (const tool of tools) this.register(tool);
+  }
+
+  /** Every tool: the view's own and those of its parent that pass its rule. */
+  private all(): AnyTool[] {
+    const own = [...this.tools.values()];
+    if (!this.source) return own;
+    const { parent, keep } = this.source;
+    return [...parent.all().filter((tool) => keep(tool) && !this.tools.has(tool.name)), ...own];
   }
 
   /** Adds a tool; throws on an invalid or duplicate name (a bug in the caller). */
@@ -55,30 +66,39 @@ export class ToolRegistry {
   /** Removes a tool if present. */
   unregister(name: string): void {
     this.tools.delete(name);
-    this.specCache.delete(name);
   }
 
   get(name: string): AnyTool | undefined {
-    return this.tools.get(name);
+    const own = this.tools.get(name);
+    if (own || !this.source) return own;
+    const inherited = this.source.parent.get(name);
+    return inherited && this.source.keep(inherited) ? inherited : undefined;
   }
 
   names(): string[] {
-    return [...this.tools.keys()];
+    return this.all().map((tool) => tool.name);
+  }
+
+  /** A live view with only the tools `keep` accepts: tools that join this registry later (MCP) show through it too. */
+  view(keep: (tool: AnyTool) => boolean): ToolRegistry {
+    const view = new ToolRegistry();
+    view.source = { parent: this, keep };
+    return view;
   }
 
   /** A registry with only the tools `keep` accepts (role subsets, Restricted Mode). */
   filter(keep: (tool: AnyTool) => boolean): ToolRegistry {
-    return new ToolRegistry([...this.tools.values()].filter(keep));
+    return new ToolRegistry(this.all().filter(keep));
   }
 
   /** Tool specs for the model, JSON schemas computed once per tool. */
   specs(): ToolSpec[] {
     const out: ToolSpec[] = [];
-    for (const tool of this.tools.values()) {
-      let spec = this.specCache.get(tool.name);
+    for (const tool of this.all()) {
+      let spec = this.specCache.get(tool);
       if (!spec) {
         spec = { name: tool.name, description: tool.description, parameters: tool.jsonSchema ?? toJsonSchema(tool.parameters) };
-        this.specCache.set(tool.name, spec);
+        this.specCache.set(tool, spec);
       }
       out.push(spec);
     }
@@ -87,7 +107,7 @@ export class ToolRegistry {
 
   /** Parses the model's JSON arguments; `{ok:false}` carries a message for the model. */
   parseArguments(name: string, rawArguments: string): { ok: true; args: unknown } | { ok: false; message: string } {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     if (!tool) return { ok: false, message: this.unknownToolMessage(name) };
     let json: unknown;
     const text = rawArguments.trim() === '' ? '{}' : rawArguments;
@@ -113,7 +133,7 @@ export class ToolRegistry {
 
   /** Runs a validated call; bad calls and `ToolError`s become error results. */
   async execute(name: string, args: unknown, context: ToolContext): Promise<ToolResult> {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     if (!tool) return { content: this.unknownToolMessage(name), isError: true };
     try {
       return await tool.execute(args, context);

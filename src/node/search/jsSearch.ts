@@ -26,6 +26,19 @@ export interface JsSearchInput {
   maxMatches: number;
   rules: IgnoreRules;
   signal?: AbortSignal;
+  /** The regex's matching time limit (default REGEX_DEADLINE_MS). */
+  deadlineMs?: number;
+  /** Work done, filled in for tests and the bench: files read, and batches of lines the regex worker matched. */
+  work?: { filesRead: number; regexBatches: number };
+}
+
+/** Files read ahead of the one being matched (reads overlap; results stay in tree order). */
+const READ_AHEAD = 16;
+
+/** The text a pattern without regex syntax stands for (matched with indexOf, no worker); `undefined` for a real regex. */
+export function literalOf(regex: RegExp): string | undefined {
+  if (regex.flags.replace(/[gyu]/g, '') !== '') return undefined;
+  return /[\\^$.*+?()[\]{}|]/.test(regex.source) ? undefined : regex.source;
 }
 
 /**
@@ -39,30 +52,96 @@ export interface JsSearchInput {
 export async function searchWithJs(input: JsSearchInput): Promise<SearchResult> {
   const matches: SearchMatch[] = [];
   const skipped = new Skipped();
+  const literal = literalOf(input.regex);
+  const worker = new RegexWorker(input.regex, input.signal, input.deadlineMs);
+  const work = input.work ?? { filesRead: 0, regexBatches: 0 };
+  // Files wait here to go to the worker together: one round trip for many small files.
+  let batch: Array<{ rel: string; lines: string[] }> = [];
+  let batchLines = 0;
+  const matchBatch = async (): Promise<boolean> => {
+    const files = batch;
+    batch = [];
+    batchLines = 0;
+    const hits = files.length ? await worker.matchingLines(files.flatMap((f) => f.lines)) : [];
+    let h = 0;
+    let offset = 0;
+    for (const file of files) {
+      const lines = file.lines;
+      const mine: number[] = [];
+      for (; h < hits.length && hits[h]! < offset + lines.length; h++) mine.push(hits[h]! - offset);
+      offset += lines.length;
+      if (take(file.rel, lines, mine)) return true;
+    }
+    return false;
+  };
+  /** Adds a file's matches; true once the list is full (one past `maxMatches` was found). */
+  const take = (rel: string, lines: readonly string[], hits: readonly number[]): boolean => {
+    for (const i of hits) {
+      if (matches.length === input.maxMatches) return true;
+      matches.push(buildMatch(rel, i + 1, input.contextLines, (n) => lines[n - 1]));
+    }
+    return false;
+  };
   let truncated = false;
-  const worker = new RegexWorker(input.regex, input.signal);
   try {
-    for await (const rel of candidateFiles(input, skipped)) {
+    for await (const { rel, lines } of readAhead(candidateFiles(input, skipped), input, literal, work)) {
       throwIfAborted(input.signal);
-      const lines = await readTextLines(path.join(input.root, rel), !input.scope.isFile);
       if (lines === 'binary') {
         skipped.add({ path: rel, reason: 'binary', size: (await stat(path.join(input.root, rel)).catch(() => undefined))?.size ?? 0 });
         continue;
       }
       if (!lines) continue;
-      for (const i of await worker.matchingLines(lines)) {
-        if (matches.length === input.maxMatches) {
-          truncated = true;
-          break;
-        }
-        matches.push(buildMatch(rel, i + 1, input.contextLines, (n) => lines[n - 1]));
+      if (literal !== undefined) {
+        truncated = take(rel, lines, literalHits(lines, literal));
+      } else {
+        batch.push({ rel, lines });
+        batchLines += lines.length;
+        if (batchLines >= BATCH_LINES || batch.length >= BATCH_FILES) truncated = await matchBatch();
       }
       if (truncated) break;
     }
+    if (!truncated) truncated = await matchBatch();
   } finally {
+    work.regexBatches += worker.batches;
     worker.dispose();
   }
   return { matches, truncated, engine: 'js', ...skipped.result() };
+}
+
+/** A batch for the regex worker closes at this many lines or files. */
+const BATCH_LINES = 20_000;
+const BATCH_FILES = 64;
+
+/** Line indices holding `literal` (a plain string cannot backtrack: no worker needed). */
+function literalHits(lines: readonly string[], literal: string): number[] {
+  const hits: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(literal)) hits.push(i);
+  return hits;
+}
+
+/** The candidate files' lines, in order, with up to READ_AHEAD reads in flight. A file without the literal is not split into lines. */
+async function* readAhead(files: AsyncGenerator<string>, input: JsSearchInput, literal: string | undefined, work: { filesRead: number }): AsyncGenerator<{ rel: string; lines: Lines }> {
+  const queue: Array<{ rel: string; lines: Promise<Lines> }> = [];
+  const start = (rel: string) => {
+    work.filesRead += 1;
+    queue.push({ rel, lines: readTextLines(path.join(input.root, rel), !input.scope.isFile, literal) });
+  };
+  try {
+    for await (const rel of files) {
+      start(rel);
+      if (queue.length >= READ_AHEAD) {
+        const next = queue.shift()!;
+        yield { rel: next.rel, lines: await next.lines };
+      }
+    }
+    while (queue.length) {
+      const next = queue.shift()!;
+      yield { rel: next.rel, lines: await next.lines };
+    }
+  } finally {
+    // Stopped early (enough matches, abort): the reads in flight still settle, their handles closed.
+    await Promise.allSettled(queue.map((q) => q.lines));
+  }
 }
 
 /** Files a search left out: the first few by name, all of them counted. */
@@ -74,8 +153,18 @@ class Skipped {
     if (this.listed.length < MAX_SKIPPED_LISTED) this.listed.push(file);
   }
   result(): Pick<SearchResult, 'skipped' | 'skippedCount'> {
-    return this.count === 0 ? {} : { skipped: this.listed, skippedCount: this.count };
+    // Sizes are judged while walking, binaries while reading (files ahead): list them in tree order.
+    const listed = [...this.listed].sort((a, b) => treeOrder(a.path, b.path));
+    return this.count === 0 ? {} : { skipped: listed, skippedCount: this.count };
   }
+}
+
+/** Tree order of two relative paths: folder by folder, names compared as the walk sorts them. */
+function treeOrder(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return x.length - y.length;
 }
 
 async function* candidateFiles(input: JsSearchInput, skipped: Skipped): AsyncGenerator<string> {
@@ -103,11 +192,13 @@ async function* walk(input: JsSearchInput, folderRel: string, skipped: Skipped):
     else if (entry.isFile()) entries.push({ name: entry.name, isDir: false });
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const rel = folderRel === '' ? entry.name : `${folderRel}/${entry.name}`;
-    if (!(await isSelected(input, rel, entry.isDir, skipped))) continue;
-    if (entry.isDir) yield* walk(input, rel, skipped);
-    else yield rel;
+  // A folder's entries are judged together (ignore rules, sizes): the stats overlap, the order stays.
+  const rels = entries.map((entry) => (folderRel === '' ? entry.name : `${folderRel}/${entry.name}`));
+  const selected = await Promise.all(entries.map((entry, i) => isSelected(input, rels[i]!, entry.isDir, skipped)));
+  for (let i = 0; i < entries.length; i++) {
+    if (!selected[i]) continue;
+    if (entries[i]!.isDir) yield* walk(input, rels[i]!, skipped);
+    else yield rels[i]!;
   }
 }
 
@@ -124,8 +215,11 @@ async function isSelected(input: JsSearchInput, rel: string, isDir: boolean, ski
   return false;
 }
 
-/** The file's lines without terminators; `'binary'` for a binary file (when `skipBinary`); `undefined` when unreadable or not a regular file. */
-async function readTextLines(file: string, skipBinary: boolean): Promise<string[] | 'binary' | undefined> {
+/** A file's lines, `'binary'`, or `undefined` (unreadable, not a regular file, or without the literal: nothing to match). */
+type Lines = string[] | 'binary' | undefined;
+
+/** The file's lines without terminators; `'binary'` for a binary file (when `skipBinary`); `undefined` when unreadable or not a regular file, or when it lacks `literal`. */
+async function readTextLines(file: string, skipBinary: boolean, literal?: string): Promise<Lines> {
   let handle;
   try {
     // Non-blocking: a FIFO put in place of a file after the walk must not hang the search.
@@ -140,6 +234,7 @@ async function readTextLines(file: string, skipBinary: boolean): Promise<string[
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text === '') return [];
+    if (literal !== undefined && !text.includes(literal)) return undefined;
     const lines = text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     return lines;

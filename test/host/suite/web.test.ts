@@ -42,7 +42,7 @@ describe('web tools in the real editor', function () {
     fake = await startFakeOpenAI(turns);
     await vscode.workspace.getConfiguration('stepwise').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stepwise.setApiKey', 'sk-host-web-0000000000000000');
-    const runId = await api.controller.start('Read the article', { planMode: 'never' });
+    const runId = await api.controller.start('Read the article on the local web site', { planMode: 'never' });
     assert.ok(runId);
     await api.controller.whenIdle();
     return fake;

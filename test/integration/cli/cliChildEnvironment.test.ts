@@ -93,7 +93,7 @@ describe('built CLI: one child environment, git with a neutral configuration', f
     ];
     const run = async (extra: string[]) => {
       fake = await startFakeOpenAI(script());
-      const r = await runCliProcess(['run', 'dump', '--workspace', ws, '--model', 'm', '--base-url', fake.url, '--no-plan', '--json',
+      const r = await runCliProcess(['run', 'dump the environment (commands, MCP, the browser)', '--workspace', ws, '--model', 'm', '--base-url', fake.url, '--no-plan', '--json',
         '--auto-approve', 'read,command,web,mcp', '--mcp-config', path.join(ws, 'mcp.json'), '--browser-path', browser, '--web-allow-host', '127.0.0.1', ...extra], env);
       assert.equal(r.code, 0, r.stderr);
       await fake.close();

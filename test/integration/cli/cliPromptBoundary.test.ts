@@ -85,7 +85,7 @@ describe('stepwise run: the prompt boundary (built CLI)', function () {
       report: [call('write_report', { summary: `Configuration uses ${REGISTERED}.`, findings: [`DATABASE_PASSWORD=${ENV_ONLY}`], verification: 'Read back.', left: [] })],
     }));
     const env = { OPENAI_API_KEY: MODEL_KEY, ACME_SERVICE_TOKEN: REGISTERED, STEPWISE_HOME: home };
-    const r = await runCliProcess(['run', 'Check the configuration in @.env', '--workspace', ws, '--model', 'm', '--base-url', fake.url, '--plan', '--json',
+    const r = await runCliProcess(['run', 'Check the configuration in @.env and on its web page', '--workspace', ws, '--model', 'm', '--base-url', fake.url, '--plan', '--json',
       '--mcp-config', path.join(outside, 'mcp.json'), '--auto-approve', 'read,mcp,web', '--web-allow-host', '127.0.0.1'], env);
     assert.equal(r.code, 0, r.stderr);
 

@@ -78,13 +78,13 @@ describe('stepwise run (CLI) against an OpenAI-compatible server', function () {
     assert.equal(end.summary, 'add() now returns a + b; verified: sum=5.');
     // seq is monotonic from 0
     assert.deepEqual(r.envelopes.map((e) => e.seq), r.envelopes.map((_, i) => i));
-    // the model saw its tool results answered by id, and was offered the built-in tools and the web
-    // tools (web_search only comes with a configured provider)
+    // the model saw its tool results answered by id, and was offered the built-in tools; a task that
+    // does not ask for the web gets no web tool (taskTools)
     const second = fake!.requests[1]!.body!;
     assert.deepEqual(toolMessages(second.messages).map((m) => m.tool_call_id), ['call_list']);
     assert.deepEqual(
       (fake!.requests[0]!.body!.tools ?? []).map((t) => t.function.name).sort(),
-      ['ask_user', 'browser', 'edit_file', 'finish', 'list_files', 'read_file', 'read_output', 'run_command', 'search_files', 'web_fetch', 'write_file'],
+      ['ask_user', 'edit_file', 'finish', 'list_files', 'read_file', 'read_output', 'run_command', 'search_files', 'write_file'],
     );
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 // The libraries only some tasks need live in bundles of their own beside dist/extension.js and
@@ -20,6 +21,7 @@ const LAZY: Array<{ file: string; exports: string[] }> = [
   { file: 'shell-parser.js', exports: ['Parser', 'Language'] },
   { file: 'execa.js', exports: ['execa'] },
   { file: 'server-sdks.js', exports: ['McpServer', 'StdioServerTransport'] },
+  { file: 'cli-run.js', exports: ['taskCommand'] },
 ];
 
 const STUB_VSCODE = `
@@ -56,6 +58,35 @@ describe('lazy bundles (the built dist/)', () => {
     );
     assert.deepEqual(JSON.parse(out), { ok: true, page: { title: 'T', markdown: 'Hello [link](http://site.test/x)' } });
   });
+
+  // What each CLI command loads, counted in the process that runs it: `history` and `--help` load the
+  // small dist/cli.js alone; a task command loads dist/cli-run.js (the agent) as well.
+  const loadedBy = (...args: string[]): string[] => {
+    const script = `process.argv = [process.argv[0], ...process.argv.slice(1)];
+      process.on('exit', () => require('node:fs').writeSync(2, '\\nLOADED ' + JSON.stringify(Object.keys(require.cache).map((f) => require('node:path').basename(f)))));
+      require(process.argv[1]);`;
+    const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-lazy-cli-'));
+    try {
+      const child = spawnSync(process.execPath, ['-e', script, path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, STEPWISE_HOME: home }, cwd: home });
+      const line = /\nLOADED (.*)$/.exec(child.stderr)?.[1];
+      assert.ok(line, child.stderr);
+      return JSON.parse(line) as string[];
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  };
+  const commandCases: Array<{ args: string[]; loads: string[] }> = [
+    { args: ['history', 'list'], loads: ['cli.js'] },
+    { args: ['history', 'list', 'some', 'words'], loads: ['cli.js'] },
+    { args: ['--help'], loads: ['cli.js'] },
+    { args: ['tasks'], loads: ['cli.js', 'cli-run.js'] },
+  ];
+  for (const c of commandCases) {
+    it(`stepwise ${c.args.join(' ')} loads ${c.loads.join(' + ')} and no other bundle`, () => {
+      const bundles = loadedBy(...c.args).filter((file) => file.endsWith('.js'));
+      assert.deepEqual(bundles, c.loads);
+    });
+  }
 
   for (const bundle of LAZY) {
     it(`${bundle.file} exists beside the bundles and exports ${bundle.exports.join(', ')}`, () => {

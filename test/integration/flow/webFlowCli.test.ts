@@ -149,7 +149,7 @@ describe('stepwise run (CLI): web research and images', function () {
   });
 
   it('a browser screenshot reaches a vision model as an image_url part (--vision), saved under the task storage', async () => {
-    const r = await run('Look at the sign-in page', screenshotScript(), ['--no-plan', '--auto-approve', 'read,web', '--vision']);
+    const r = await run('Look at the sign-in page in the browser', screenshotScript(), ['--no-plan', '--auto-approve', 'read,web', '--vision']);
     assert.equal(r.code, 0, r.stderr);
     const requests = fake!.chatRequests();
     assert.equal(requests.length, 3);
@@ -165,7 +165,7 @@ describe('stepwise run (CLI): web research and images', function () {
   });
 
   it('a model without vision gets a text note with the saved path instead, never the image', async () => {
-    const r = await run('Look at the sign-in page', screenshotScript(), ['--no-plan', '--auto-approve', 'read,web']);
+    const r = await run('Look at the sign-in page in the browser', screenshotScript(), ['--no-plan', '--auto-approve', 'read,web']);
     assert.equal(r.code, 0, r.stderr);
     const requests = fake!.chatRequests();
     assert.deepEqual(requests.flatMap(imageParts), []);
@@ -223,7 +223,7 @@ describe('stepwise run (CLI): web research and images', function () {
       }),
     );
     const arrived = browserSite.waitFor('/slow');
-    const cli = startCli(['run', 'Open the slow page', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--no-plan', '--auto-approve', 'read,web', '--web-allow-host', '127.0.0.1'], {
+    const cli = startCli(['run', 'Open the slow web page', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--no-plan', '--auto-approve', 'read,web', '--web-allow-host', '127.0.0.1'], {
       STEPWISE_HOME: path.join(ws, '.home'),
     });
     pids.push(cli.child.pid!);

@@ -60,7 +60,7 @@ describe('stepwise run (CLI): the browser cannot carry a loopback secret to the 
       }),
     );
     const cli = startCli(
-      ['run', 'Read the helpful page on the local site', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--no-plan', '--auto-approve', 'read,web', '--web-allow-host', '127.0.0.2'],
+      ['run', 'Read the helpful web page on the local site', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--json', '--no-plan', '--auto-approve', 'read,web', '--web-allow-host', '127.0.0.2'],
       { STEPWISE_HOME: path.join(ws, '.home') },
     );
     cliPid = cli.child.pid!;

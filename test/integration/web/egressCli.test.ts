@@ -65,7 +65,7 @@ describe('stepwise run (CLI): the egress policy holds for web_fetch and every se
   async function run(script: FakeScript, extra: string[], env: Record<string, string> = {}, onStart?: (pid: number) => void): Promise<CliRun> {
     fake = await startFakeOpenAI(script);
     const cli = startCli(
-      ['run', 'Read the pages and search.', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--no-plan', '--json', '--auto-approve', 'read,web', ...extra],
+      ['run', 'Read the web pages and search online.', '--workspace', ws, '--model', 'fake-model', '--base-url', fake.url, '--no-plan', '--json', '--auto-approve', 'read,web', ...extra],
       { STEPWISE_HOME: path.join(ws, '.home'), NODE_OPTIONS: `--require ${preload}`, EGRESS_TEST_NAMES: JSON.stringify(NAMES), ...env },
     );
     pids.push(cli.child.pid!);

@@ -4,7 +4,8 @@ import { markdownTables } from '../../../src/agent/flow/changeTracker';
 import { reportStrings } from '../../../src/agent/flow/language';
 import { plannerPrompt } from '../../../src/agent/flow/planner';
 import { withTables } from '../../../src/agent/flow/reporter';
-import { directTools, isDataTask, rolePrompt, toolsForRole } from '../../../src/agent/flow/roles';
+import { rolePrompt, toolsForRole } from '../../../src/agent/flow/roles';
+import { isDataTask, taskTools } from '../../../src/agent/flow/taskTools';
 import { builtinTools } from '../../../src/agent/tools/builtins';
 import { pythonExecuteTool } from '../../../src/agent/tools/python/pythonExecute';
 import { ToolRegistry } from '../../../src/agent/tools/toolRegistry';
@@ -43,8 +44,8 @@ describe('the data analyst: who gets python_execute, what its prompt says, table
   for (const [task, data] of tasks) {
     it(`direct run of "${task}": python_execute ${data ? 'offered' : 'left out'}`, () => {
       assert.equal(isDataTask(task), data);
-      assert.equal(directTools(registry, task).names().includes('python_execute'), data);
-      assert.equal(directTools(registry, task).names().includes('run_command'), true);
+      assert.equal(taskTools(registry, { kind: 'direct', text: task }).names().includes('python_execute'), data);
+      assert.equal(taskTools(registry, { kind: 'direct', text: task }).names().includes('run_command'), true);
     });
   }
 

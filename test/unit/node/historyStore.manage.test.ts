@@ -41,7 +41,7 @@ describe('HistoryStore: search, delete, prune (real files)', () => {
     await save('b', 'two', 1);
     await store.writeSidecar('a', 'meta', { parent: 'x' });
     assert.equal(await store.delete('a'), true);
-    assert.deepEqual((await readdir(folder)).sort(), ['b.jsonl', 'b.state.json']);
+    assert.deepEqual((await readdir(folder)).sort(), ['b.jsonl', 'b.state.json', 'task-index.ndjson']);
     assert.equal(await store.delete('a'), false);
     assert.deepEqual(await store.read('a'), []);
     assert.throws(() => store.fileOf('../evil'));
