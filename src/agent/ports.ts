@@ -1,4 +1,5 @@
 import type { ApprovalCategory } from '../shared/events';
+import type { ShellDialect, ShellInfo } from './shellInfo';
 
 /** A file or folder as the workspace reports it; paths are workspace-relative with `/` separators. */
 export interface FileEntry {
@@ -163,6 +164,8 @@ export interface CommandControl {
 /** Runs shell commands; timeout and cancellation kill the whole process tree. */
 export interface CommandRunner {
   run(request: CommandRequest): Promise<CommandResult>;
+  /** The shell commands run through, picked once (the system prompt names it; the policy parses its syntax). */
+  shell?(): Promise<ShellInfo>;
 }
 
 /** What the agent wants to do, for the user to approve. */
@@ -176,7 +179,7 @@ export interface ApprovalRequest {
   detail: string;
   diff?: { path: string; before: string; after: string };
   /** The command line itself, for `command` requests: the policy parses this, never the display text. */
-  command?: { text: string; cwd: string };
+  command?: { text: string; cwd: string; shell?: ShellDialect };
   /** Workspace-relative paths an `edit` request writes (protected paths always ask). */
   paths?: string[];
   /**

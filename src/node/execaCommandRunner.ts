@@ -4,17 +4,21 @@ import type { Readable } from 'node:stream';
 import type { BackgroundCommand, BackgroundEnding, CommandControl, CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
 import { silentLogger } from '../agent/ports';
 import type { EnvironmentRules } from '../agent/secrets/secretEnv';
+import type { ShellInfo } from '../agent/shellInfo';
 import { nodeChildEnvironment } from './childEnv';
 import { BoundedOutput } from './boundedOutput';
-import { findExecutable } from './findExecutable';
-import { groupHasLiveMembers, signalGroup } from './processGroup';
+import { pickShell } from './shell/pickShell';
+import { processTree } from './shell/processTree';
+import { shellInvocation, type ShellChoice, type ShellPreference } from './shell/shellChoice';
 import { endTagged, killTaggedSync, nextTag, TAG_VAR } from './processTag';
 import { ensureWatchdog } from './watchdog';
 
 /** Options of `ExecaCommandRunner`. */
 export interface ExecaCommandRunnerOptions {
-  /** Shell run as `<shell> -c <command>`; default `bash` from PATH, else `/bin/sh`. */
+  /** A POSIX shell run as `<shell> -c <command>`, overriding `shellPreference`. */
   shell?: string;
+  /** Which shell to pick (`pickShell`): default `auto` (bash or /bin/sh; on Windows pwsh, PowerShell 5.1, cmd.exe). */
+  shellPreference?: ShellPreference;
   /** Time between SIGTERM and SIGKILL to the process group (default 2000 ms). */
   killGraceMs?: number;
   /** After the shell exits, how long its leftovers may keep the output open (default 250 ms). */
@@ -37,8 +41,6 @@ const NON_INTERACTIVE_ENV: Record<string, string> = {
 };
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** How often the group is checked while it is being stopped. */
-const POLL_MS = 50;
 /** How long after SIGKILL (or after the tree is gone) the pipes may stay open before we close them. */
 const FINAL_WAIT_MS = 1000;
 /** Output kept of a background command after it left the tool call (head and tail). */
@@ -76,7 +78,7 @@ interface Spawned {
  * and is kept in a `BoundedOutput`. Never rejects: failures to start come back as output.
  */
 export class ExecaCommandRunner implements CommandRunner, CommandControl {
-  private shell: Promise<string> | undefined;
+  private picked: Promise<ShellChoice> | undefined;
   private readonly running = new Set<number>();
   /** Commands the user can stop or send to the background, by `CommandRequest.id`. */
   private readonly controlled = new Map<string, Controlled>();
@@ -120,13 +122,15 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     let child: ReturnType<typeof import('execa').execa>;
     try {
       const { execa } = await import('execa');
-      child = execa(shell, ['-c', request.command], {
+      const argv = shellInvocation(shell, request.command);
+      child = execa(argv.file, argv.args, {
         cwd: request.cwd,
         // Secrets stay out of commands: the inherited environment is cleaned by the one builder, not
         // extended; the tag marks every process of this command (and what it starts) for the /proc sweep.
         env: nodeChildEnvironment({ kind: 'command', explicit: { ...NON_INTERACTIVE_ENV, ...this.options.env, [TAG_VAR]: tag }, rules: this.options.environment?.() }),
         extendEnv: false,
-        detached: true,
+        detached: processTree.detached,
+        windowsVerbatimArguments: argv.windowsVerbatimArguments,
         cleanup: false,
         stdin: 'ignore',
         stdout: 'pipe',
@@ -137,13 +141,13 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
         windowsHide: true,
       });
     } catch (error) {
-      output.append(`Could not start ${shell}: ${error instanceof Error ? error.message : String(error)}`);
+      output.append(`Could not start ${shell.file}: ${error instanceof Error ? error.message : String(error)}`);
       return done({});
     }
     const pgid = child.pid;
     if (pgid === undefined) {
       const failure = await child;
-      output.append(`Could not start ${shell}: ${failure.shortMessage ?? failure.message}`);
+      output.append(`Could not start ${shell.file}: ${failure.shortMessage ?? failure.message}`);
       return done({});
     }
     this.running.add(pgid);
@@ -282,12 +286,8 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
    */
   private async windDown(spawned: Spawned, shellExited: boolean): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
     const { child, pgid, tag, exited, pipesClosed } = spawned;
-    if (shellExited) {
-      const drained = await within(pipesClosed, this.drainMs);
-      if (!drained || (await groupHasLiveMembers(pgid))) await this.terminate(pgid);
-    } else {
-      await this.terminate(pgid);
-    }
+    // After the shell exited, its leftovers once the pipes had a moment to drain; else (timeout, stop) the tree.
+    if (!shellExited || !(await within(pipesClosed, this.drainMs)) || (await processTree.hasMembers(pgid))) await this.terminate(pgid);
     // What left the group (setsid daemons) still carries the tag: end it too.
     const swept = await endTagged(tag, { graceMs: this.killGraceMs });
     if (swept.length > 0) this.logger.info(`Ended ${swept.length} process(es) the command left outside its process group`);
@@ -303,26 +303,28 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
 
   /** Kills (SIGKILL) every process group still running and every tagged process; for shutting down the host. */
   dispose(): void {
-    for (const pgid of this.running) signalGroup(pgid, 'SIGKILL');
+    for (const pgid of this.running) processTree.killSync(pgid);
     this.running.clear();
     this.controlled.clear();
     killTaggedSync(this.tag);
   }
 
-  /** SIGTERM to the group, SIGKILL after the grace delay if anything still runs. */
+  /** Ends the command's tree (`processTree.end`: the group on POSIX, the parent chain on Windows). */
   private async terminate(pgid: number): Promise<void> {
-    if (!signalGroup(pgid, 'SIGTERM')) return;
-    if (await waitUntilGone(pgid, this.killGraceMs)) return;
-    this.logger.info(`Process group ${pgid} ignored SIGTERM; sending SIGKILL`);
-    signalGroup(pgid, 'SIGKILL');
-    await waitUntilGone(pgid, FINAL_WAIT_MS);
+    const forced = await processTree.end(pgid, this.killGraceMs);
+    if (forced) this.logger.info(forced);
   }
 
-  private resolveShell(): Promise<string> {
-    this.shell ??= this.options.shell
-      ? Promise.resolve(this.options.shell)
-      : findExecutable('bash').then((bash) => bash ?? '/bin/sh');
-    return this.shell;
+  /** The shell commands run through (picked at the first call: `pickShell`). */
+  async shell(): Promise<ShellInfo> {
+    const { dialect, name } = await this.resolveShell();
+    return { dialect, name };
+  }
+
+  private resolveShell(): Promise<ShellChoice> {
+    const fixed = this.options.shell;
+    this.picked ??= fixed ? Promise.resolve<ShellChoice>({ dialect: 'posix', name: fixed, file: fixed }) : pickShell(this.options.shellPreference);
+    return this.picked;
   }
 }
 
@@ -376,15 +378,6 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | false> {
     return await Promise.race([promise, late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    if (!(await groupHasLiveMembers(pgid))) return true;
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 

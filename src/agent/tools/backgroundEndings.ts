@@ -23,6 +23,7 @@ export class BackgroundEndings {
   /** The runner as the task sees it: each of its commands that later ends in the background is recorded here, the request's own listener still told. */
   watch(commands: CommandRunner): CommandRunner {
     return {
+      ...(commands.shell ? { shell: () => commands.shell!() } : {}),
       run: (request) => {
         const callId = request.id;
         if (callId === undefined) return commands.run(request);

@@ -61,7 +61,10 @@ export const runCommandTool = defineTool({
   parameters: RunCommandArgs,
   async execute(args, context) {
     const cwd = context.workspace.root;
-    const decision = await context.requestApproval({ category: 'command', title: title(args.command), detail: `${args.command}\n\ncwd: ${cwd}`, command: { text: args.command, cwd } });
+    // The policy reads the command in the language of the shell that will run it (cmd.exe, PowerShell, POSIX).
+    const shell = await context.commands.shell?.();
+    const command = { text: args.command, cwd, ...(shell ? { shell: shell.dialect } : {}) };
+    const decision = await context.requestApproval({ category: 'command', title: title(args.command), detail: `${args.command}\n\ncwd: ${cwd}${shell ? `\nshell: ${shell.name}` : ''}`, command });
     if (!decision.approved) return rejectionResult('the command (it did not run)', decision);
     throwIfAborted(context.signal);
     const timeoutS = args.timeout_seconds ?? COMMAND_DEFAULT_TIMEOUT_S;
