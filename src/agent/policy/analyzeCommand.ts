@@ -1,4 +1,4 @@
-import { MAX_NESTING, unwrapCommand, type Invocation, type Unwrapped } from './commandWrappers';
+import { MAX_NESTING, unwrapCommand, type Unwrapped } from './commandWrappers';
 import type { ShellDialect } from '../shellInfo';
 import type { ShellSyntax } from './shellSyntax';
 import type { CommandAnalysis } from './commandAnalysis';

@@ -138,7 +138,10 @@ function unwrapStartProcess(words: ShellWord[], b: Builder): void {
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const lower = w.value.toLowerCase();
-    if (/^-(filepath|path|file)$/.test(lower)) (file = args[++i]), (target = undefined);
+    if (/^-(filepath|path|file)$/.test(lower)) {
+      file = args[++i];
+      target = undefined;
+    }
     else if (/^-(argumentlist|args)$/.test(lower)) target = 'list';
     else if (lower === '-verb') verb = (args[++i]?.value ?? '').toLowerCase();
     else if (START_PROCESS_SWITCHES.test(lower)) target = undefined;

@@ -143,14 +143,18 @@ function psString(text: string, i: number): { value: string; dynamic: boolean; i
   for (let j = i + 1; j < text.length; j++) {
     const ch = text[j]!;
     if (quote === "'") {
-      if (ch === "'" && text[j + 1] === "'") (value += "'"), j++;
-      else if (ch === "'") return { value, dynamic, inner, end: j };
+      if (ch === "'" && text[j + 1] === "'") {
+        value += "'";
+        j++;
+      } else if (ch === "'") return { value, dynamic, inner, end: j };
       else value += ch;
       continue;
     }
     if (ch === '`') value += text[++j] ?? '';
-    else if (ch === '"' && text[j + 1] === '"') (value += '"'), j++;
-    else if (ch === '"') return { value, dynamic, inner, end: j };
+    else if (ch === '"' && text[j + 1] === '"') {
+      value += '"';
+      j++;
+    } else if (ch === '"') return { value, dynamic, inner, end: j };
     else if (ch === '$' && text[j + 1] === '(') {
       const close = closing(text, j + 1);
       if (close < 0) return undefined;
@@ -171,7 +175,6 @@ function psString(text: string, i: number): { value: string; dynamic: boolean; i
  * removed, `$variables` make a word dynamic, and bracketed parts (`$(…)`, `@(…)`, `(…)`, `{…}`)
  * become one dynamic word whose text is handed back in `inner` to be parsed as PowerShell too.
  */
-// eslint-disable-next-line max-lines-per-function -- one character loop whose branches share the word being built
 export function splitPowerShell(text: string): WindowsSplit {
   const s = new Splitter();
   let value = '';
