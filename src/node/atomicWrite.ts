@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { constants, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { access, chown, mkdir, open, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import { access, chown, mkdir, open, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from '../agent/errors';
+import { renameRetrying } from './renameRetrying';
 
 /**
  * Replaces `file` with `content` so that readers see either the old bytes or the new, never a
@@ -65,7 +66,8 @@ export async function atomicWrite(
     }
     throwIfAborted(signal);
     try {
-      await rename(temp, file);
+      // Windows refuses to replace a file another program holds open: wait it out a little, then say so.
+      await renameRetrying(temp, file, signal);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV' || tempFolder === folder) throw error;
       // The temp folder is on another device: write again beside the file, where rename is atomic.
