@@ -96,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   const terminal = new MirrorTerminal('Stepwise', () => late.controller?.stop());
   // Every child of the extension host (commands, git, ripgrep, the browser) follows these rules.
   setChildEnvironmentRules(environment);
-  const runner = new ExecaCommandRunner({ logger, watchdog: true });
+  const runner = new ExecaCommandRunner({ logger, watchdog: true, shellPreference: () => config().commandsShell });
   const commands = new MirroringCommandRunner(runner, terminal);
   const diffReview = new DiffReview();
   const statusBar = new RunStatusBar('stepwise.showPanel', () => late.views?.visible() ?? false);

@@ -1,6 +1,10 @@
 /** Which command language a shell speaks: the policy parses a command line in it, the model is told it. */
 export type ShellDialect = 'posix' | 'cmd' | 'powershell';
 
+/** Which shell the user asked for (`stepwise.commands.shell`, `--shell`); `auto` picks by platform. */
+export const SHELL_PREFERENCES = ['auto', 'pwsh', 'powershell', 'cmd', 'gitbash', 'bash', 'sh'] as const;
+export type ShellPreference = (typeof SHELL_PREFERENCES)[number];
+
 /** The shell commands run through, as the core sees it (the Node adapter picks it; see `src/node/shell`). */
 export interface ShellInfo {
   dialect: ShellDialect;

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { SHELL_PREFERENCES, type ShellPreference } from '../agent/shellInfo';
 import { ApprovalCategory } from '../shared/events';
 import { PlanMode, ReviewMode, ToolProtocol } from '../shared/vocabulary';
 import { CliWebOptions, WEB_USAGE, webArgOptions, webOptionsFrom } from './cliWebArgs';
@@ -32,6 +33,8 @@ export const CliOptions = z.object({
   autoApprove: z.array(ApprovalCategory).optional(),
   allowCommands: z.array(z.string()),
   denyCommands: z.array(z.string()),
+  /** From `--shell`: the shell commands run through (`auto` picks by platform). */
+  shell: z.enum(SHELL_PREFERENCES),
   passEnv: z.array(z.string()),
   config: z.string().optional(),
   json: z.boolean(),
@@ -90,6 +93,7 @@ Options:
   --allow-command PATTERN  run matching commands without asking (repeatable; e.g. "npm test", "git status*")
   --deny-command PATTERN   never run matching commands (repeatable; added to the default deny list)
   --pass-env NAME          pass a secret-looking variable to commands and MCP servers (repeatable)
+  --shell NAME             the shell commands run through: auto (default) | pwsh | powershell | cmd | gitbash | bash | sh
   --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough
   --max-input-tokens N     prompt budget before old tool outputs are elided (default 100000)
 ${WEB_USAGE}
@@ -151,6 +155,7 @@ const ARG_OPTIONS = {
   'allow-command': { type: 'string', multiple: true },
   'deny-command': { type: 'string', multiple: true },
   'pass-env': { type: 'string', multiple: true },
+  shell: { type: 'string' },
   config: { type: 'string' },
   'max-input-tokens': { type: 'string' },
   review: { type: 'string' },
@@ -227,6 +232,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     allowCommands: values['allow-command'] ?? [],
     denyCommands: values['deny-command'] ?? [],
     passEnv: values['pass-env'] ?? [],
+    shell: shellArg(values.shell),
     config: values.config,
     json: values.json ?? false,
     toolProtocol: protocol,
@@ -258,4 +264,12 @@ function positiveNumber(flag: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} needs a positive number`);
   return value;
+}
+
+/** `--shell`'s value, or a usage error naming the choices. */
+function shellArg(value: string | undefined): ShellPreference {
+  if (value === undefined) return 'auto';
+  const found = SHELL_PREFERENCES.find((name) => name === value.toLowerCase());
+  if (!found) throw new UsageError(`--shell must be one of ${SHELL_PREFERENCES.join(', ')} (got "${value}")`);
+  return found;
 }

@@ -176,7 +176,7 @@ export async function runCli(io: CliIo): Promise<number> {
   const defaultModel = models.default;
   // Every child of this process (commands, git, ripgrep, the browser) follows these rules.
   setChildEnvironmentRules(() => security.environment);
-  const commands = new ExecaCommandRunner({ logger, watchdog: true });
+  const commands = new ExecaCommandRunner({ logger, watchdog: true, shellPreference: () => options.shell });
   const web = taskWeb(options.web, root, runId, logger);
   const registry = new ToolRegistry([...builtinTools(), ...web.tools]);
   const approver = security.approver;

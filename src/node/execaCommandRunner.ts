@@ -17,8 +17,8 @@ import { ensureWatchdog } from './watchdog';
 export interface ExecaCommandRunnerOptions {
   /** A POSIX shell run as `<shell> -c <command>`, overriding `shellPreference`. */
   shell?: string;
-  /** Which shell to pick (`pickShell`): default `auto` (bash or /bin/sh; on Windows pwsh, PowerShell 5.1, cmd.exe). */
-  shellPreference?: ShellPreference;
+  /** Which shell to pick (`pickShell`), read at each command: default `auto` (bash or /bin/sh; on Windows pwsh, PowerShell 5.1, cmd.exe). */
+  shellPreference?: () => ShellPreference;
   /** Time between SIGTERM and SIGKILL to the process group (default 2000 ms). */
   killGraceMs?: number;
   /** After the shell exits, how long its leftovers may keep the output open (default 250 ms). */
@@ -78,7 +78,7 @@ interface Spawned {
  * and is kept in a `BoundedOutput`. Never rejects: failures to start come back as output.
  */
 export class ExecaCommandRunner implements CommandRunner, CommandControl {
-  private picked: Promise<ShellChoice> | undefined;
+  private picked: { preference: ShellPreference; choice: Promise<ShellChoice> } | undefined;
   private readonly running = new Set<number>();
   /** Commands the user can stop or send to the background, by `CommandRequest.id`. */
   private readonly controlled = new Map<string, Controlled>();
@@ -323,8 +323,12 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
 
   private resolveShell(): Promise<ShellChoice> {
     const fixed = this.options.shell;
-    this.picked ??= fixed ? Promise.resolve<ShellChoice>({ dialect: 'posix', name: fixed, file: fixed }) : pickShell(this.options.shellPreference);
-    return this.picked;
+    const preference = this.options.shellPreference?.() ?? 'auto';
+    // Picked once per preference: a changed setting applies to the next command.
+    if (this.picked?.preference !== preference) {
+      this.picked = { preference, choice: fixed ? Promise.resolve<ShellChoice>({ dialect: 'posix', name: fixed, file: fixed }) : pickShell(preference) };
+    }
+    return this.picked.choice;
   }
 }
 

@@ -1,10 +1,6 @@
-import type { ShellDialect, ShellInfo } from '../../agent/shellInfo';
+import type { ShellDialect, ShellInfo, ShellPreference } from '../../agent/shellInfo';
 
-/** Which shell the user asked for; `auto` picks by platform (see `shellCandidates`). */
-export type ShellPreference = 'auto' | 'pwsh' | 'powershell' | 'cmd' | 'gitbash' | 'bash' | 'sh';
-
-/** Every preference, for argument and setting validation. */
-export const SHELL_PREFERENCES: readonly ShellPreference[] = ['auto', 'pwsh', 'powershell', 'cmd', 'gitbash', 'bash', 'sh'];
+export type { ShellPreference } from '../../agent/shellInfo';
 
 /** A shell the runner can start: what the core is told, and the executable. */
 export interface ShellChoice extends ShellInfo {

@@ -62,7 +62,7 @@ export const runCommandTool = defineTool({
   async execute(args, context) {
     const cwd = context.workspace.root;
     // The policy reads the command in the language of the shell that will run it (cmd.exe, PowerShell, POSIX).
-    const shell = await context.commands.shell?.();
+    const shell = await context.commands.shell?.().catch(() => undefined);
     const command = { text: args.command, cwd, ...(shell ? { shell: shell.dialect } : {}) };
     const decision = await context.requestApproval({ category: 'command', title: title(args.command), detail: `${args.command}\n\ncwd: ${cwd}${shell ? `\nshell: ${shell.name}` : ''}`, command });
     if (!decision.approved) return rejectionResult('the command (it did not run)', decision);

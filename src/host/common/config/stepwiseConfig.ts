@@ -6,6 +6,7 @@ import { DEFAULT_TASK_TOKEN_BUDGET } from '../../../agent/flow/taskTypes';
 import { DEFAULT_AUTO_APPROVE, DEFAULT_COMMAND_ALLOW, DEFAULT_COMMAND_DENY, DEFAULT_ENV_PASS_THROUGH } from '../../../agent/policy/defaults';
 import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
 import type { SettingKey } from './settingTrust';
+import { SHELL_PREFERENCES } from '../../../agent/shellInfo';
 
 /** Which model backend a run uses. */
 export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'anthropic', 'vscode-lm']);
@@ -31,6 +32,8 @@ export const StepwiseConfig = z.object({
   autoApprove: z.array(ApprovalCategory).default([...DEFAULT_AUTO_APPROVE]),
   commandsAllow: z.array(z.string()).default([...DEFAULT_COMMAND_ALLOW]),
   commandsDeny: z.array(z.string()).default([...DEFAULT_COMMAND_DENY]),
+  /** The shell commands run through (`auto`: pwsh, Windows PowerShell, cmd.exe on Windows; bash or sh elsewhere). */
+  commandsShell: z.enum(SHELL_PREFERENCES).default('auto'),
   envPassThrough: z.array(z.string()).default([...DEFAULT_ENV_PASS_THROUGH]),
   toolProtocol: ToolProtocol.default('auto'),
   planMode: PlanMode.default('auto'),
@@ -83,6 +86,7 @@ export const SETTING_KEYS: Record<keyof StepwiseConfig, SettingKey> = {
   autoApprove: 'approvals.autoApprove',
   commandsAllow: 'commands.allow',
   commandsDeny: 'commands.deny',
+  commandsShell: 'commands.shell',
   envPassThrough: 'env.passThrough',
   toolProtocol: 'toolProtocol',
   planMode: 'plan.mode',

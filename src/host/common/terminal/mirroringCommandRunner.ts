@@ -1,4 +1,5 @@
 import type { CommandRequest, CommandResult, CommandRunner } from '../../../agent/ports';
+import type { ShellInfo } from '../../../agent/shellInfo';
 
 /** Where commands are mirrored (the Stepwise terminal in VS Code). */
 export interface CommandMirror {
@@ -26,6 +27,11 @@ export class MirroringCommandRunner implements CommandRunner {
     private readonly inner: CommandRunner,
     private readonly terminal: CommandMirror,
   ) {}
+
+  /** The inner runner's shell (the model is told it; the policy reads commands in its syntax). */
+  shell(): Promise<ShellInfo> {
+    return this.inner.shell ? this.inner.shell() : Promise.reject(new Error('the inner runner does not name its shell'));
+  }
 
   async run(request: CommandRequest): Promise<CommandResult> {
     this.terminal.commandStarted(request.command);
