@@ -151,6 +151,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       return done({});
     }
     this.running.add(pgid);
+    processTree.started(pgid);
     let sentToBackground = false;
     let intent: (what: UserIntent) => void = () => undefined;
     const asked = new Promise<UserIntent>((resolve) => (intent = resolve));
@@ -205,6 +206,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     } finally {
       if (!sentToBackground) {
         this.running.delete(pgid);
+        processTree.ended(pgid);
         if (id !== undefined && this.controlled.get(id) === controlled) this.controlled.delete(id);
         void child.catch(() => undefined);
       }
@@ -270,6 +272,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       this.logger.warn(`Following background command ${id} failed`, error);
     } finally {
       this.running.delete(spawned.pgid);
+      processTree.ended(spawned.pgid);
       if (this.controlled.get(id) === entry) this.controlled.delete(id);
       void spawned.child.catch(() => undefined);
     }

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { parseProcessList, type WindowsProcess } from '../../src/node/shell/windowsProcesses';
 import { EventEnvelope, type AgentEvent } from '../../src/shared/events';
 
 // The Windows suite runs the real Node.js for Windows under Wine (scripts/windows-sim, installed by
@@ -59,22 +60,35 @@ export function eventsOf(run: WinRun): AgentEvent[] {
   return run.stdout.split(/\r?\n/).filter((l) => l.trim().startsWith('{')).map((l) => EventEnvelope.parse(JSON.parse(l)).event);
 }
 
-/** Names of the processes Windows (Wine's wineserver) lists now, by `wmic process get Name`. */
-export function windowsProcessNames(): string[] {
-  // Wine's programs need files, not pipes, for their output.
-  const folder = mkdtempSync(path.join(tmpdir(), 'stepwise-wmic-'));
+/** Runs a Wine program with its output in a file (Wine's programs need files, not pipes); returns the output. */
+function wineOutput(args: string): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'stepwise-wine-'));
   const out = path.join(folder, 'out.txt');
   try {
-    spawnSync('bash', ['-c', `"${WINE}" wmic process get Name > "${out}" 2>/dev/null`], {
+    spawnSync('bash', ['-c', `"${WINE}" ${args} > "${out}" 2>/dev/null`], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', WINEPREFIX: path.join(WINSIM_DIR, 'prefix'), WINEDEBUG: '-all' },
       timeout: 30_000,
     });
     const bytes = readFileSync(out);
-    const text = bytes[1] === 0 || bytes[0] === 0xff ? bytes.toString('utf16le') : bytes.toString('utf8');
-    return text.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && l !== 'Name');
+    return (bytes[1] === 0 || bytes[0] === 0xff ? bytes.toString('utf16le') : bytes.toString('utf8')).replace(/^\uFEFF/, '');
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** The Windows process list now (`wmic process get Name,ParentProcessId,ProcessId`). */
+export function windowsProcesses(): WindowsProcess[] {
+  return parseProcessList(wineOutput('wmic process get Name,ParentProcessId,ProcessId'));
+}
+
+/** Names of the processes Windows (Wine's wineserver) lists now. */
+export function windowsProcessNames(): string[] {
+  return windowsProcesses().map((p) => p.name);
+}
+
+/** Ends a Windows process the way a crash or Task Manager does (`taskkill /F`: TerminateProcess, no handlers run). */
+export function terminateWindowsProcess(pid: number): void {
+  wineOutput(`taskkill /F /PID ${pid}`);
 }
 
 /** The Windows user's `%LOCALAPPDATA%` inside the Wine prefix, as a Linux path. */

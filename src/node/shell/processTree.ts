@@ -1,4 +1,5 @@
 import { groupHasLiveMembers, signalGroup } from '../processGroup';
+import { windowsWatchdogTrack } from '../windowsWatchdog';
 import { endWindowsTree, endWindowsTreeSync, windowsTreeHasMembers } from './windowsProcesses';
 
 /** How often the group is checked while it is being stopped. */
@@ -36,6 +37,16 @@ export const processTree = {
     signalGroup(root, 'SIGKILL');
     await waitUntilGone(root, FINAL_WAIT_MS);
     return `Process group ${root} ignored SIGTERM; sent SIGKILL`;
+  },
+
+  /** A command's shell started: on Windows the watchdog is told (POSIX needs nothing: the tag marks the tree). */
+  started(root: number): void {
+    if (onWindows) windowsWatchdogTrack(root, true);
+  },
+
+  /** The command's tree was ended (or exited): the watchdog forgets it. */
+  ended(root: number): void {
+    if (onWindows) windowsWatchdogTrack(root, false);
   },
 
   /** Kills the tree at once, synchronously (shutting down the host). */
