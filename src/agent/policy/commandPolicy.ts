@@ -57,11 +57,25 @@ function deniedBy(analysis: CommandAnalysis, deny: readonly string[]): { pattern
 
 /** `rm -r $DIR` with `$DIR` unset is `rm -r /`-like: a recursive delete whose target is only known at run time. */
 function hiddenRecursiveDelete(analysis: CommandAnalysis): string | undefined {
+  if (analysis.foldCase) return hiddenWindowsDelete(analysis);
   for (const invocation of analysis.invocations) {
     if (invocation.name !== 'rm') continue;
     const recursive = invocation.args.some((a) => !a.dynamic && (/^-[^-]*[rR]/.test(a.value) || a.value === '--recursive'));
     const hidden = invocation.args.find((a) => a.dynamic && /^\$/.test(a.value) && !/^(\$HOME|\$\{HOME\})(\/|$)/.test(a.value));
     if (recursive && hidden) return `a recursive rm of "${hidden.value}", a path only known when the command runs`;
+  }
+  return undefined;
+}
+
+const WINDOWS_DELETES = new Set(['rd', 'rmdir', 'del', 'erase', 'remove-item']);
+
+/** `rd /s %DIR%`, `Remove-Item -Recurse $dir`: a recursive delete whose target is only known at run time. */
+function hiddenWindowsDelete(analysis: CommandAnalysis): string | undefined {
+  for (const invocation of analysis.invocations) {
+    if (!WINDOWS_DELETES.has(invocation.name)) continue;
+    const recursive = invocation.args.some((a) => /^(\/s|-r\w*)$/i.test(a.value));
+    const hidden = invocation.args.find((a) => a.dynamic);
+    if (recursive && hidden) return `a recursive ${invocation.name} of "${hidden.value}", a path only known when the command runs`;
   }
   return undefined;
 }

@@ -48,6 +48,9 @@ export const WINDOWS_TABLE: WindowsRow[] = [
   ['cmd', 'if exist x.txt shutdown /s', 'hidden', 'if body not followed'],
   ['cmd', 'for %i in (a b) do shutdown /s', 'hidden', 'for body not followed'],
   ['cmd', 'echo "unclosed', 'hidden', 'unclosed quote'],
+  ['cmd', 'rd /s /q %BUILD%', 'hidden', 'recursive rd of a path in a variable'],
+  ['cmd', 'rd /s /q build', 'ask', 'recursive rd of a plain path'],
+  ['cmd', 'RMDIR /S !target!', 'hidden', 'recursive rmdir of a delayed-expansion variable'],
   // cmd.exe: redirections
   ['cmd', 'echo a > out.txt', 'allow', 'write inside the workspace'],
   ['cmd', 'echo a > nul', 'allow', 'write to nul'],
@@ -92,4 +95,5 @@ export const WINDOWS_TABLE: WindowsRow[] = [
   ['powershell', 'Write-Output a > $null', 'allow', 'write to $null'],
   ['powershell', 'Write-Output a *> C:\\Users\\x\\a.txt', 'ask', 'write outside'],
   ['powershell', "Write-Output 'unclosed", 'hidden', 'unclosed quote'],
+  ['powershell', 'ri -r $env:OUT', 'deny', 'alias ri is Remove-Item: deny wins over a hidden target'],
 ];
