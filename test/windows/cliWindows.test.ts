@@ -44,17 +44,21 @@ describe('Windows (simulation): the built CLI under Node.js for Windows', functi
       { toolCalls: [call('edit_file', { path: 'crlf.txt', edits: [{ search: 'beta', replace: 'BETA' }] })] },
       { toolCalls: [call('run_command', { command: 'type sub\\made.txt && echo %OS% && exit /b 7' })] },
       { toolCalls: [call('run_command', { command: 'dir /b sub | find "made"' })] },
+      { toolCalls: [call('search_files', { pattern: 'BE[T]A', path: '.' })] },
     ]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(await readFile(path.join(ws, 'sub', 'made.txt'), 'utf8'), 'one\r\ntwo\r\n');
     assert.equal(await readFile(path.join(ws, 'crlf.txt'), 'utf8'), 'alpha\r\nBETA\r\ngamma\r\n', 'the edit kept CRLF');
-    const [write, edit, typed, listed] = results(r.events);
+    const [write, edit, typed, listed, searched] = results(r.events);
     assert.equal(write?.isError, false, write?.content);
     assert.equal(edit?.isError, false, edit?.content);
     assert.equal(typed?.exitCode, 7, typed?.content);
     assert.match(typed!.content, /^exit code 7\none\r\ntwo\r\nWindows_NT/);
     assert.equal(listed?.exitCode, 0, listed?.content);
     assert.match(listed!.content, /made\.txt/);
+    // No rg.exe under the simulation: the JavaScript engine searches, with Windows paths inside.
+    assert.equal(searched?.isError, false, searched?.content);
+    assert.match(searched!.content, /crlf\.txt.*2.*BETA/s);
     const prompt = fake!.chatRequests()[0]?.body?.messages?.[0]?.content;
     assert.match(String(prompt), /OS: win32/);
     assert.match(String(prompt), /run_command runs through cmd\.exe/, 'the model is told its shell (Wine has no working PowerShell: cmd.exe)');
