@@ -32,8 +32,9 @@ export async function atomicWrite(
   });
   // A rename would replace a read-only file as easily as any other; honour the user's protection.
   if (previous) {
-    await access(file, constants.W_OK);
+    // The mode first: on Windows the read-only attribute makes access() fail with a bare EPERM.
     if ((previous.mode & 0o222) === 0) throw readOnlyError(file, previous.mode);
+    await access(file, constants.W_OK);
   }
   // mkdir tells which folder it created first: only folders this write made are removed after it.
   let created: string | undefined;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { requireSimulation, runNodeWin, winPath } from './winSim';
 describe('Windows (simulation): the path-attack table', function () {
   this.timeout(180_000);
   let base: string;
-  let report: { platform: string; root: string; results: Record<string, { write: string | null; read: string | null }>; caseWrite: string };
+  let report: { platform: string; root: string; results: Record<string, { write: string | null; read: string | null }>; caseWrite: string; readOnly: string };
   const inputs = new Map<string, string>();
 
   before(async () => {
@@ -53,8 +53,13 @@ describe('Windows (simulation): the path-attack table', function () {
 
   it('wrote nothing outside the workspace, and the workspace holds no stray files', () => {
     assert.deepEqual(readdirSync(path.join(base, 'out')), []);
-    assert.deepEqual(readdirSync(path.join(base, 'ws')).sort(), ['case.txt', 'jn', 'sub']);
+    assert.deepEqual(readdirSync(path.join(base, 'ws')).sort(), ['case.txt', 'jn', 'ro.txt', 'sub']);
     assert.ok(!existsSync(path.join(base, 'ws', 'a.txt')));
+  });
+
+  it('refuses to replace a file with the read-only attribute, and keeps its bytes', () => {
+    assert.match(report.readOnly, /read-only/i);
+    assert.equal(readFileSync(path.join(base, 'ws', 'ro.txt'), 'utf8'), 'keep\r\n');
   });
 
   it('accepts the workspace spelled in another case (C:\\Work is c:\\work)', () => assert.equal(report.caseWrite, 'ok'));

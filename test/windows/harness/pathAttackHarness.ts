@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 
 // Run by Node.js for Windows (bundled by esbuild, see pathAttacks.test.ts): argv = workspace,
@@ -16,8 +16,13 @@ async function main(): Promise<void> {
     const attempt = async (act: () => Promise<unknown>) => act().then(() => null, (e: unknown) => (e instanceof Error ? e.message : String(e)));
     results[input] = { write: await attempt(() => workspace.writeFile(input, 'attack\r\n')), read: await attempt(() => workspace.readFile(input)) };
   }
+  // The read-only attribute (Node's chmod 0o444 on Windows sets it): a write must be refused, the bytes kept.
+  writeFileSync(`${ws}\\ro.txt`, 'keep\r\n');
+  chmodSync(`${ws}\\ro.txt`, 0o444);
+  const readOnly = await workspace.writeFile('ro.txt', 'changed').then(() => 'written', (e: unknown) => (e instanceof Error ? e.message : String(e)));
+  chmodSync(`${ws}\\ro.txt`, 0o644);
   const upper = `${ws.toUpperCase()}\\case.txt`;
   const caseWrite = await workspace.writeFile(upper, 'x').then(() => 'ok', (e: unknown) => String(e));
-  process.stdout.write(JSON.stringify({ platform: process.platform, root: workspace.root, results, caseWrite }));
+  process.stdout.write(JSON.stringify({ platform: process.platform, root: workspace.root, results, caseWrite, readOnly }));
 }
 void main();
