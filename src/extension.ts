@@ -102,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): StepwiseApi {
   setChildEnvironmentRules(environment);
   // The permission mode picks the sandbox at each command (the chat box's switch changes the setting).
   const sandboxes = new SandboxPool(() => sandboxWanted(config(), folder()?.uri.fsPath), logger);
-  const runner = new ExecaCommandRunner({ logger, watchdog: true, sandbox: sandboxes });
+  const runner = new ExecaCommandRunner({ logger, watchdog: true, sandbox: sandboxes, shellPreference: () => config().commandsShell });
   const commands = new MirroringCommandRunner(runner, terminal);
   const diffReview = new DiffReview();
   const statusBar = new RunStatusBar('stepwise.showPanel', () => late.views?.visible() ?? false);

@@ -1,5 +1,6 @@
 import type { ApprovalCategory } from '../shared/events';
 import type { SandboxMode } from '../shared/sandboxModes';
+import type { ShellDialect, ShellInfo } from './shellInfo';
 
 /** A file or folder as the workspace reports it; paths are workspace-relative with `/` separators. */
 export interface FileEntry {
@@ -174,6 +175,8 @@ export interface CommandRunner {
   run(request: CommandRequest): Promise<CommandResult>;
   /** The sandbox commands run in now (`off`: none). Required, so a wrapper around a runner cannot forget to pass it on. */
   sandboxMode(): SandboxMode;
+  /** The shell commands run through, picked once (the system prompt names it; the policy parses its syntax). */
+  shell?(): Promise<ShellInfo>;
 }
 
 /** What the agent wants to do, for the user to approve. */
@@ -187,7 +190,7 @@ export interface ApprovalRequest {
   detail: string;
   diff?: { path: string; before: string; after: string };
   /** The command line itself, for `command` requests: the policy parses this, never the display text. */
-  command?: { text: string; cwd: string };
+  command?: { text: string; cwd: string; shell?: ShellDialect };
   /** Workspace-relative paths an `edit` request writes (protected paths always ask). */
   paths?: string[];
   /**

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from '../agent/loop/runTypes';
+import { SHELL_PREFERENCES, type ShellPreference } from '../agent/shellInfo';
 import { ApprovalCategory } from '../shared/events';
 import { PlanMode, ReviewMode, ToolProtocol } from '../shared/vocabulary';
 import { CliWebOptions, WEB_USAGE, webArgOptions, webOptionsFrom } from './cliWebArgs';
@@ -34,6 +35,8 @@ export const CliOptions = z.object({
   autoApprove: z.array(ApprovalCategory).optional(),
   allowCommands: z.array(z.string()),
   denyCommands: z.array(z.string()),
+  /** From `--shell`: the shell commands run through (`auto` picks by platform). */
+  shell: z.enum(SHELL_PREFERENCES),
   passEnv: z.array(z.string()),
   config: z.string().optional(),
   json: z.boolean(),
@@ -100,6 +103,7 @@ Options:
   --allow-command PATTERN  run matching commands without asking (repeatable; e.g. "npm test", "git status*")
   --deny-command PATTERN   never run matching commands (repeatable; added to the default deny list)
   --pass-env NAME          pass a secret-looking variable to commands and MCP servers (repeatable)
+  --shell NAME             the shell commands run through: auto (default) | pwsh | powershell | cmd | gitbash | bash | sh
   --config FILE            JSON: commands.allow, commands.deny, approvals.autoApprove, env.passThrough, hooks
   --input stream-json      read messages for the running task from stdin, one JSON line each:
                            {"type":"user","message":{"role":"user","content":"…"}} (delivered at the next turn);
@@ -169,6 +173,7 @@ const ARG_OPTIONS = {
   'allow-command': { type: 'string', multiple: true },
   'deny-command': { type: 'string', multiple: true },
   'pass-env': { type: 'string', multiple: true },
+  shell: { type: 'string' },
   config: { type: 'string' },
   'max-input-tokens': { type: 'string' },
   review: { type: 'string' },
@@ -188,6 +193,14 @@ const ARG_OPTIONS = {
   ...sandboxArgOptions,
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** `--provider`, checked with the flags that only one provider takes. */
+function providerOf(provider = 'openai', thinkingBudget?: string, azureApiVersion?: string): 'openai' | 'anthropic' {
+  if (provider !== 'openai' && provider !== 'anthropic') throw new UsageError('--provider must be openai or anthropic');
+  if (thinkingBudget !== undefined && provider !== 'anthropic') throw new UsageError('--thinking-budget needs --provider anthropic');
+  if (provider === 'anthropic' && azureApiVersion !== undefined) throw new UsageError('--azure-api-version and --provider anthropic exclude each other');
+  return provider;
+}
 
 /** Parses argv (without node and script); `undefined` means help was asked for. Throws UsageError. */
 export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string): CliOptions | undefined {
@@ -222,11 +235,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   }
   const protocol = values['tool-protocol'] ?? 'auto';
   if (!ToolProtocol.safeParse(protocol).success) throw new UsageError(`--tool-protocol must be ${ToolProtocol.options.join(', ')}`);
-
-  const provider = values.provider ?? 'openai';
-  if (provider !== 'openai' && provider !== 'anthropic') throw new UsageError('--provider must be openai or anthropic');
-  if (values['thinking-budget'] !== undefined && provider !== 'anthropic') throw new UsageError('--thinking-budget needs --provider anthropic');
-  if (provider === 'anthropic' && values['azure-api-version'] !== undefined) throw new UsageError('--azure-api-version and --provider anthropic exclude each other');
+  const provider = providerOf(values.provider, values['thinking-budget'], values['azure-api-version']);
 
   const verifyMode = values['verify-mode'] ?? 'auto';
   if (verifyMode !== 'auto' && verifyMode !== 'off') throw new UsageError('--verify-mode must be auto or off');
@@ -234,7 +243,6 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
   if (input !== 'text' && input !== 'stream-json') throw new UsageError('--input must be text or stream-json');
   const review = values.review ?? 'auto';
   if (!ReviewMode.safeParse(review).success) throw new UsageError(`--review must be ${ReviewMode.options.join(' or ')}`);
-
   const sandbox = sandboxOptionsFrom(values);
   if (typeof sandbox === 'string') throw new UsageError(sandbox);
 
@@ -256,6 +264,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv, cwd: string
     allowCommands: values['allow-command'] ?? [],
     denyCommands: values['deny-command'] ?? [],
     passEnv: values['pass-env'] ?? [],
+    shell: shellArg(values.shell),
     config: values.config,
     json: values.json ?? false,
     toolProtocol: protocol,
@@ -289,4 +298,12 @@ function positiveNumber(flag: string, raw: string): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} needs a positive number`);
   return value;
+}
+
+/** `--shell`'s value, or a usage error naming the choices. */
+function shellArg(value: string | undefined): ShellPreference {
+  if (value === undefined) return 'auto';
+  const found = SHELL_PREFERENCES.find((name) => name === value.toLowerCase());
+  if (!found) throw new UsageError(`--shell must be one of ${SHELL_PREFERENCES.join(', ')} (got "${value}")`);
+  return found;
 }

@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSetup, CheckpointStore } from '../agent/checkpoints/checkpointTypes';
 import { journalFile, openGitCheckpointStore, readTaskInfo, recoverRestore, repoFolder } from '../node/checkpoints/gitCheckpointStore';
-import { findExecutable } from '../node/findExecutable';
+import { findGit } from '../node/git/findGit';
 import { pruneCheckpointsDaily, pruneSettingsFromEnv } from '../node/checkpoints/pruneCheckpoints';
 import { stepwiseHome } from '../node/stepwiseHome';
 
@@ -30,7 +30,7 @@ export async function recoverInterruptedRestore(env: NodeJS.ProcessEnv, argv: re
     const workspace = await realpath(path.resolve(cwd, given ?? '.'));
     const gitDir = repoFolder(checkpointHome(env), workspace);
     if (!(await stat(journalFile(gitDir)).catch(() => undefined))) return;
-    const git = await findExecutable('git', env.PATH ?? '');
+    const git = await findGit(env.PATH ?? '', env);
     if (!git) return;
     const said = await recoverRestore({ git, gitDir, indexFile: path.join(gitDir, 'stepwise-index'), workTree: workspace });
     if (said) stderr(`stepwise: ${said}\n`);

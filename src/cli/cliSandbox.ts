@@ -26,7 +26,7 @@ export async function openCliSandbox(options: CliOptions, root: string, logger: 
     box = opened;
   }
   const source = fixedSandbox(box);
-  const commands = new ExecaCommandRunner({ logger, watchdog: true, sandbox: source });
+  const commands = new ExecaCommandRunner({ logger, watchdog: true, sandbox: source, shellPreference: () => options.shell });
   return {
     commands,
     async dispose() {

@@ -14,6 +14,8 @@ process.on('SIGINT', () => {
   controller.abort();
 });
 process.on('SIGTERM', () => controller.abort());
+// Windows' Ctrl+Break (Ctrl+C arrives as SIGINT there too).
+process.on('SIGBREAK', () => controller.abort());
 // The terminal closed: nobody reads our output any more, but the commands must still end.
 process.on('SIGHUP', () => {
   process.stdout.on('error', () => undefined);

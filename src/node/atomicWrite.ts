@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { constants, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { access, chown, mkdir, open, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import { access, chown, mkdir, open, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from '../agent/errors';
+import { renameRetrying } from './renameRetrying';
 
 /**
  * Replaces `file` with `content` so that readers see either the old bytes or the new, never a
@@ -31,8 +32,9 @@ export async function atomicWrite(
   });
   // A rename would replace a read-only file as easily as any other; honour the user's protection.
   if (previous) {
-    await access(file, constants.W_OK);
+    // The mode first: on Windows the read-only attribute makes access() fail with a bare EPERM.
     if ((previous.mode & 0o222) === 0) throw readOnlyError(file, previous.mode);
+    await access(file, constants.W_OK);
   }
   // mkdir tells which folder it created first: only folders this write made are removed after it.
   let created: string | undefined;
@@ -65,7 +67,8 @@ export async function atomicWrite(
     }
     throwIfAborted(signal);
     try {
-      await rename(temp, file);
+      // Windows refuses to replace a file another program holds open: wait it out a little, then say so.
+      await renameRetrying(temp, file, signal);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV' || tempFolder === folder) throw error;
       // The temp folder is on another device: write again beside the file, where rename is atomic.

@@ -4,21 +4,25 @@ import type { Readable } from 'node:stream';
 import type { BackgroundCommand, BackgroundEnding, CommandControl, CommandRequest, CommandResult, CommandRunner, Logger } from '../agent/ports';
 import { silentLogger } from '../agent/ports';
 import type { EnvironmentRules } from '../agent/secrets/secretEnv';
+import type { ShellInfo } from '../agent/shellInfo';
 import { spawnGroupLeader, type GroupChild } from './groupSpawn';
 import { BoundedOutput } from './boundedOutput';
-import { findExecutable } from './findExecutable';
-import { groupHasLiveMembers, signalGroup } from './processGroup';
+import { pickShell } from './shell/pickShell';
+import { processTree } from './shell/processTree';
+import { shellInvocation, type ShellChoice, type ShellPreference } from './shell/shellChoice';
 import { endTagged, killTaggedSync, nextTag, TAG_VAR } from './processTag';
 import { ensureWatchdog } from './watchdog';
 import { stopTrigger, within } from './commandTimers';
 import type { SandboxMode } from '../shared/sandboxModes';
-import { CommandSandbox } from './sandbox/commandSandbox';
+import { CommandSandbox, type WrappedSpawn } from './sandbox/commandSandbox';
 import type { SandboxSource } from './sandbox/sandboxSource';
 
 /** Options of `ExecaCommandRunner`. */
 export interface ExecaCommandRunnerOptions {
-  /** Shell run as `<shell> -c <command>`; default `bash` from PATH, else `/bin/sh`. */
+  /** A POSIX shell run as `<shell> -c <command>`, overriding `shellPreference`. */
   shell?: string;
+  /** Which shell to pick (`pickShell`), read at each command: default `auto` (bash or /bin/sh; on Windows pwsh, PowerShell 5.1, cmd.exe). */
+  shellPreference?: () => ShellPreference;
   /** Time between SIGTERM and SIGKILL to the process group (default 2000 ms). */
   killGraceMs?: number;
   /** After the shell exits, how long its leftovers may keep the output open (default 250 ms). */
@@ -42,8 +46,6 @@ const NON_INTERACTIVE_ENV: Record<string, string> = {
   NO_COLOR: '1',
 };
 
-/** How often the group is checked while it is being stopped. */
-const POLL_MS = 50;
 /** How long after SIGKILL (or after the tree is gone) the pipes may stay open before we close them. */
 const FINAL_WAIT_MS = 1000;
 /** Output kept of a background command after it left the tool call (head and tail). */
@@ -83,7 +85,7 @@ interface Spawned {
  * and is kept in a `BoundedOutput`. Never rejects: failures to start come back as output.
  */
 export class ExecaCommandRunner implements CommandRunner, CommandControl {
-  private shell: Promise<string> | undefined;
+  private picked: { preference: ShellPreference; choice: Promise<ShellChoice> } | undefined;
   private readonly running = new Set<number>();
   /** Commands the user can stop or send to the background, by `CommandRequest.id`. */
   private readonly controlled = new Map<string, Controlled>();
@@ -125,7 +127,10 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       return done({});
     }
     const shell = await this.resolveShell();
-    const spawn = await CommandSandbox.commandSpawn(box, shell, request.command, request.cwd);
+    // In a sandbox (Linux) the POSIX shell runs inside bubblewrap; else the shell port's own argv.
+    const spawn: (WrappedSpawn & { windowsVerbatimArguments?: boolean }) | string = box
+      ? await CommandSandbox.commandSpawn(box, shell.file, request.command, request.cwd)
+      : { ...shellInvocation(shell, request.command), env: {} };
     if (typeof spawn === 'string') {
       output.append(spawn);
       return done({});
@@ -144,18 +149,20 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
         rules: this.options.environment?.(),
         stdin: 'ignore',
         ...(request.input !== undefined ? { input: request.input } : {}),
+        ...(spawn.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
       }));
     } catch (error) {
-      output.append(`Could not start ${shell}: ${error instanceof Error ? error.message : String(error)}`);
+      output.append(`Could not start ${shell.file}: ${error instanceof Error ? error.message : String(error)}`);
       return done({});
     }
     const pgid = child.pid;
     if (pgid === undefined) {
       const failure = await child;
-      output.append(`Could not start ${shell}: ${failure.shortMessage ?? failure.message}`);
+      output.append(`Could not start ${shell.file}: ${failure.shortMessage ?? failure.message}`);
       return done({});
     }
     this.running.add(pgid);
+    processTree.started(pgid);
     let sentToBackground = false;
     let intent: (what: UserIntent) => void = () => undefined;
     const asked = new Promise<UserIntent>((resolve) => (intent = resolve));
@@ -210,6 +217,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     } finally {
       if (!sentToBackground) {
         this.running.delete(pgid);
+        processTree.ended(pgid);
         if (id !== undefined && this.controlled.get(id) === controlled) this.controlled.delete(id);
         void child.catch(() => undefined);
       }
@@ -280,6 +288,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
       this.logger.warn(`Following background command ${id} failed`, error);
     } finally {
       this.running.delete(spawned.pgid);
+      processTree.ended(spawned.pgid);
       if (this.controlled.get(id) === entry) this.controlled.delete(id);
       void spawned.child.catch(() => undefined);
     }
@@ -299,7 +308,7 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
     if (shellExited) {
       const drained = await within(pipesClosed, this.drainMs);
       // Sandboxed, nothing can be left: the shell's exit ended the process namespace (only bwrap's zombie may linger in the group).
-      if (!drained || (!confined && (await groupHasLiveMembers(pgid)))) await this.terminate(pgid);
+      if (!drained || (!confined && (await processTree.hasMembers(pgid)))) await this.terminate(pgid);
     } else {
       await this.terminate(pgid);
     }
@@ -318,26 +327,32 @@ export class ExecaCommandRunner implements CommandRunner, CommandControl {
 
   /** Kills (SIGKILL) every process group still running and every tagged process; for shutting down the host. */
   dispose(): void {
-    for (const pgid of this.running) signalGroup(pgid, 'SIGKILL');
+    for (const pgid of this.running) processTree.killSync(pgid);
     this.running.clear();
     this.controlled.clear();
     killTaggedSync(this.tag);
   }
 
-  /** SIGTERM to the group, SIGKILL after the grace delay if anything still runs. */
+  /** Ends the command's tree (`processTree.end`: the group on POSIX, the parent chain on Windows). */
   private async terminate(pgid: number): Promise<void> {
-    if (!signalGroup(pgid, 'SIGTERM')) return;
-    if (await waitUntilGone(pgid, this.killGraceMs)) return;
-    this.logger.info(`Process group ${pgid} ignored SIGTERM; sending SIGKILL`);
-    signalGroup(pgid, 'SIGKILL');
-    await waitUntilGone(pgid, FINAL_WAIT_MS);
+    const forced = await processTree.end(pgid, this.killGraceMs);
+    if (forced) this.logger.info(forced);
   }
 
-  private resolveShell(): Promise<string> {
-    this.shell ??= this.options.shell
-      ? Promise.resolve(this.options.shell)
-      : findExecutable('bash').then((bash) => bash ?? '/bin/sh');
-    return this.shell;
+  /** The shell commands run through (picked at the first call: `pickShell`). */
+  async shell(): Promise<ShellInfo> {
+    const { dialect, name } = await this.resolveShell();
+    return { dialect, name };
+  }
+
+  private resolveShell(): Promise<ShellChoice> {
+    const fixed = this.options.shell;
+    const preference = this.options.shellPreference?.() ?? 'auto';
+    // Picked once per preference: a changed setting applies to the next command.
+    if (this.picked?.preference !== preference) {
+      this.picked = { preference, choice: fixed ? Promise.resolve<ShellChoice>({ dialect: 'posix', name: fixed, file: fixed }) : pickShell(preference) };
+    }
+    return this.picked.choice;
   }
 }
 
@@ -357,15 +372,6 @@ function pump(
       resolve();
     });
   });
-}
-
-async function waitUntilGone(pgid: number, ms: number): Promise<boolean> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    if (!(await groupHasLiveMembers(pgid))) return true;
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
 }
 
 async function checkFolder(cwd: string): Promise<string | undefined> {

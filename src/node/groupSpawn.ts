@@ -1,5 +1,6 @@
 import type { EnvironmentRules } from '../agent/secrets/secretEnv';
 import { nodeChildEnvironment } from './childEnv';
+import { processTree } from './shell/processTree';
 
 /** A process started by `spawnGroupLeader` (execa's subprocess). */
 export type GroupChild = ReturnType<typeof import('execa').execa>;
@@ -15,6 +16,8 @@ export interface GroupSpawnOptions {
   stdin: 'ignore' | 'pipe';
   /** Written to stdin, then closed, in place of `stdin` (hooks read their event here). */
   input?: string;
+  /** cmd.exe's command line as written (the shell port's `shellInvocation` says when). */
+  windowsVerbatimArguments?: boolean;
 }
 
 /**
@@ -30,7 +33,8 @@ export async function spawnGroupLeader(file: string, args: readonly string[], op
     cwd: options.cwd,
     env: nodeChildEnvironment({ kind: 'command', explicit: options.explicit, rules: options.rules }),
     extendEnv: false,
-    detached: true,
+    // The leader of its own group on POSIX; on Windows a detached child would get a console of its own.
+    detached: processTree.detached,
     cleanup: false,
     ...(options.input !== undefined ? { input: options.input } : { stdin: options.stdin }),
     stdout: 'pipe',
@@ -39,6 +43,7 @@ export async function spawnGroupLeader(file: string, args: readonly string[], op
     reject: false,
     stripFinalNewline: false,
     windowsHide: true,
+    ...(options.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
   });
   return { child };
 }

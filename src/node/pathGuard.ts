@@ -1,6 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { PathOutsideWorkspaceError, ToolError } from '../agent/errors';
+import { windowsPathProblem } from './windowsPaths';
 
 /** A path confined to the workspace: `rel` for display and rules, `real` for the file system. */
 export interface GuardedPath {
@@ -38,6 +39,9 @@ export class PathGuard {
     if (input.includes('\0')) {
       throw new ToolError(`Path ${JSON.stringify(input)} contains a NUL byte; use a plain file path.`);
     }
+    // Windows spellings that name something else than they seem (devices, streams, aliases) never reach the file system.
+    const windowsProblem = process.platform === 'win32' ? windowsPathProblem(input) : undefined;
+    if (windowsProblem) throw new ToolError(`Path ${JSON.stringify(input)} is refused on Windows: ${windowsProblem}. Give a plain path inside the workspace.`);
     const abs = this.lexical(input);
     if (abs.length > MAX_PATH_CHARS) {
       throw new ToolError(`Path ${JSON.stringify(input.slice(0, 80) + '…')} is ${abs.length} characters long; file systems accept at most ${MAX_PATH_CHARS}. Use a shorter path.`);

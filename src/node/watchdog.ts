@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { nodeChildEnvironment } from './childEnv';
 import { canSweep, SESSION_TAG, TAG_VAR } from './processTag';
+import { ensureWindowsWatchdog } from './windowsWatchdog';
 
 // Plain JS run by `node -e`: it waits for its stdin (a pipe from us) to close, which happens
 // however we end, SIGKILL included, then SIGKILLs every process carrying our session tag.
@@ -46,6 +47,8 @@ let watchdog: ChildProcess | undefined;
  * (it needs /proc); elsewhere it does nothing. Never throws; returns the watchdog's pid.
  */
 export function ensureWatchdog(): number | undefined {
+  // Windows has no /proc: its watchdog is told the command shells instead (`windowsWatchdog.ts`).
+  if (process.platform === 'win32') return ensureWindowsWatchdog();
   if (!canSweep) return undefined;
   if (watchdog && watchdog.exitCode === null && !watchdog.killed) return watchdog.pid;
   try {

@@ -43,9 +43,11 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const backgroundEndings = options.backgroundEndings ?? new BackgroundEndings();
   // Waiting for the user is timed apart from running (tool cards and the task's durations).
   const waits = options.waits ?? new WaitLedger(options.clock);
+  // The model is told which shell it has (picked once per runner; a runner that cannot say leaves it out).
+  const shell = await options.commands.shell?.().catch(() => undefined);
   const run = createRunSession({
     ...options, commands: backgroundEndings.watch(options.commands), backgroundEndings, waits, approver: waits.approver(options.approver), asker: waits.asker(options.asker),
-  });
+  }, shell);
   run.emit({ type: 'run_started', task: options.task, workspace: options.workspace.root, model: options.model.id });
   let ending: Ending = { outcome: 'failed', reason: 'the run ended unexpectedly' };
   try {

@@ -8,6 +8,7 @@ import { o200kCounter } from '../context/tokenCounter';
 import { modelFacts } from '../model/modelCatalog';
 import type { ChatMessage, ToolChoice } from '../model/types';
 import type { AgentRunOptions } from './runTypes';
+import type { ShellInfo } from '../shellInfo';
 import { defaultSystemPrompt } from './systemPrompt';
 import { ZERO_USAGE } from './usage';
 
@@ -61,13 +62,14 @@ export interface RunSession {
 }
 
 /** Builds the session: the initial conversation (resume history + pinned + task) and the budgets. */
-export function createRunSession(options: AgentRunOptions): RunSession {
+export function createRunSession(options: AgentRunOptions, shell?: ShellInfo): RunSession {
   const systemPrompt =
     options.systemPrompt ??
     defaultSystemPrompt({
       workspaceRoot: options.workspace.root,
       os: typeof process === 'undefined' ? undefined : process.platform,
       date: new Date(options.clock.now()).toISOString().slice(0, 10),
+      shell,
     });
   const configured = options.limits.contextWindow && options.limits.contextWindow > 0 ? Math.floor(options.limits.contextWindow) : undefined;
   const window = configured ?? modelFacts(options.model.id)?.window;

@@ -1,3 +1,5 @@
+import { shellPromptLine, type ShellInfo } from '../shellInfo';
+
 /** What the default system prompt says about where the agent runs. */
 export interface SystemPromptInfo {
   workspaceRoot: string;
@@ -5,6 +7,8 @@ export interface SystemPromptInfo {
   os?: string;
   /** e.g. `2026-05-01`. */
   date?: string;
+  /** The shell `run_command` uses (told only when the runner names it). */
+  shell?: ShellInfo;
 }
 
 /**
@@ -22,7 +26,7 @@ Method:
 - When done, call finish with a short summary of what changed and how it was verified (or why it could not be).
 
 Rules:
-- Paths are relative to the workspace root.
+- Paths are relative to the workspace root.${info.shell ? `\n- ${shellPromptLine(info.shell)}.` : ''}
 - Never invent file contents, APIs or command results: read or run to find out.
 - When a tool returns an error, fix the call; do not repeat a failing call unchanged.
 - Use ask_user only when truly blocked by a decision only the user can make.

@@ -1,23 +1,19 @@
-import { MAX_NESTING, unwrapCommand, type Invocation, type Unwrapped } from './commandWrappers';
+import { MAX_NESTING, unwrapCommand, type Unwrapped } from './commandWrappers';
+import type { ShellDialect } from '../shellInfo';
 import type { ShellSyntax } from './shellSyntax';
-import { walkScript, type Redirection } from './shellWalk';
+import type { CommandAnalysis } from './commandAnalysis';
+import { walkScript } from './shellWalk';
+import { analyzeWindowsCommand } from './windowsCommand';
 
-/** What a command line would do, as far as its text shows. */
-export interface CommandAnalysis {
-  /** Set when the text is not valid shell: nothing else is trusted then. */
-  error?: string;
-  /** Every program it would start, wrappers and what they wrap included. */
-  invocations: Invocation[];
-  redirections: Redirection[];
-  /** Why parts of it cannot be known before it runs (a program name in a variable, `eval "$x"`, …). */
-  opaque: string[];
-}
+export type { CommandAnalysis } from './commandAnalysis';
 
 /**
  * Parses a command line with the bash grammar and reduces it to every program it would start, with
  * `eval` and `sh -c` strings parsed recursively (to `MAX_NESTING` levels), and every redirection.
  */
-export function analyzeCommand(syntax: ShellSyntax, text: string): CommandAnalysis {
+export function analyzeCommand(syntax: ShellSyntax, text: string, dialect: ShellDialect = 'posix'): CommandAnalysis {
+  // cmd.exe and PowerShell have no bash grammar: their own conservative reader (windowsCommand.ts).
+  if (dialect !== 'posix') return analyzeWindowsCommand(dialect, text);
   return analyzeAt(syntax, text, 0);
 }
 

@@ -1,5 +1,6 @@
 import type { ApprovalCategory } from '../../shared/events';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../ports';
+import type { ShellDialect } from '../shellInfo';
 import { analyzeCommand } from './analyzeCommand';
 import { judgeCommand, type CommandVerdict } from './commandPolicy';
 import { protectedPathReason } from './protectedPaths';
@@ -43,7 +44,7 @@ export class PolicyApprover implements Approver {
   }
 
   /** The verdict of the command lists on a command line run in `cwd`. */
-  async judge(command: string, cwd: string): Promise<CommandVerdict> {
+  async judge(command: string, cwd: string, dialect?: ShellDialect): Promise<CommandVerdict> {
     const rules = this.rules();
     let syntax: ShellSyntax;
     try {
@@ -52,7 +53,7 @@ export class PolicyApprover implements Approver {
       // Without the parser nothing can be seen through: ask, never run unchecked.
       return { kind: 'ask', reason: `the shell parser is not available (${error instanceof Error ? error.message : String(error)})`, visible: false };
     }
-    return judgeCommand(analyzeCommand(syntax, command), { allow: rules.commandsAllow, deny: rules.commandsDeny }, cwd);
+    return judgeCommand(analyzeCommand(syntax, command, dialect), { allow: rules.commandsAllow, deny: rules.commandsDeny }, cwd);
   }
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
@@ -79,7 +80,7 @@ export class PolicyApprover implements Approver {
       return { approved: false, byPolicy: true, reason: 'The task runs in read-only mode: files are not changed. Report what you would change instead.' };
     }
     if (request.category === 'command' && request.command) {
-      const verdict = await this.judge(request.command.text, request.command.cwd);
+      const verdict = await this.judge(request.command.text, request.command.cwd, request.command.shell);
       if (verdict.kind === 'deny') {
         return {
           approved: false,

@@ -24,6 +24,7 @@ export class BackgroundEndings {
   watch(commands: CommandRunner): CommandRunner {
     return {
       sandboxMode: () => commands.sandboxMode(),
+      ...(commands.shell ? { shell: () => commands.shell!() } : {}),
       run: (request) => {
         const callId = request.id;
         if (callId === undefined) return commands.run(request);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile as readFileBytes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Checkpoint, type CheckpointSetup, type CheckpointStore, type FileChange, type Snapshot } from '../../agent/checkpoints/checkpointTypes';
-import { findExecutable } from '../findExecutable';
+import { findGit } from '../git/findGit';
 import { isSecretFile } from '../../agent/checkpoints/secretFiles';
 import { applyWanted, recoverJournal, type JournalPort, type Wanted } from './applyTree';
 import { runGit, type GitPlaces } from './gitRunner';
@@ -47,8 +47,8 @@ export function repoFolder(home: string, workspace: string): string {
  * checkpoints are off instead when git is missing or the repository cannot be made.
  */
 export async function openGitCheckpointStore(options: GitStoreOptions): Promise<CheckpointSetup> {
-  const git = await findExecutable('git', options.searchPath ?? process.env.PATH ?? '');
-  if (!git) return { offReason: 'git was not found on PATH (install git to get checkpoints and restore)' };
+  const git = await findGit(options.searchPath ?? process.env.PATH ?? '');
+  if (!git) return { offReason: process.platform === 'win32' ? 'git.exe was not found (install Git for Windows to get checkpoints and restore)' : 'git was not found on PATH (install git to get checkpoints and restore)' };
   const gitDir = repoFolder(options.home, options.workspace);
   const places: GitPlaces = { git, gitDir, indexFile: path.join(gitDir, 'stepwise-index'), workTree: options.workspace };
   try {

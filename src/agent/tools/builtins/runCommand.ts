@@ -81,8 +81,11 @@ export const runCommandTool = defineTool({
     const leave = mode !== 'off' && args.outside_sandbox === true;
     if (leave && !args.reason?.trim()) return { content: 'outside_sandbox needs a reason: say what the sandbox blocked and why the command must run outside it.', isError: true };
     const sandbox = mode === 'off' ? undefined : { mode, ...(leave ? { leaveReason: args.reason!.trim() } : {}) };
-    const detail = `${args.command}\n\ncwd: ${cwd}${leave ? `\n\nOutside the sandbox (${mode}): ${args.reason!.trim()}` : ''}`;
-    const decision = await context.requestApproval({ category: 'command', title: leave ? `${title(args.command)} outside the sandbox` : title(args.command), detail, command: { text: args.command, cwd }, ...(sandbox ? { sandbox } : {}) });
+    // The policy reads the command in the language of the shell that will run it (cmd.exe, PowerShell, POSIX).
+    const shell = await context.commands.shell?.().catch(() => undefined);
+    const command = { text: args.command, cwd, ...(shell ? { shell: shell.dialect } : {}) };
+    const detail = `${args.command}\n\ncwd: ${cwd}${shell ? `\nshell: ${shell.name}` : ''}${leave ? `\n\nOutside the sandbox (${mode}): ${args.reason!.trim()}` : ''}`;
+    const decision = await context.requestApproval({ category: 'command', title: leave ? `${title(args.command)} outside the sandbox` : title(args.command), detail, command, ...(sandbox ? { sandbox } : {}) });
     if (!decision.approved) return rejectionResult(leave ? 'running the command outside the sandbox (it did not run)' : 'the command (it did not run)', decision);
     throwIfAborted(context.signal);
     const timeoutS = args.timeout_seconds ?? COMMAND_DEFAULT_TIMEOUT_S;

@@ -59,6 +59,7 @@ export const SETTING_TRUST = {
   'approvals.autoApprove': userOnly('approvals', 'decides what runs without asking'),
   'commands.allow': userOnly('approvals', 'decides which commands run without asking'),
   'commands.deny': userOnly('approvals', 'the user\'s own safety list: a workspace could empty it'),
+  'commands.shell': confirm('program', 'picks the program every command runs through (and the syntax the command policy reads)'),
   'env.passThrough': userOnly('secrets', 'decides which secrets commands and MCP servers receive'),
   'plan.mode': safe('whether a task is planned; every action still asks as the user\'s approvals say'),
   'plan.review': safe('whether the plan is shown for editing first; every action still asks as the user\'s approvals say'),

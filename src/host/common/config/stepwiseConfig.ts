@@ -11,6 +11,7 @@ import { PlanMode, ReviewMode, ToolProtocol } from '../../../shared/vocabulary';
 import { PermissionMode } from '../../../shared/sandboxModes';
 import type { SettingKey } from './settingTrust';
 import { HooksConfig } from '../../../agent/hooks/hookConfig';
+import { SHELL_PREFERENCES } from '../../../agent/shellInfo';
 
 /** Which model backend a run uses. */
 export const ProviderKind = z.enum(['openai-compatible', 'azure-openai', 'anthropic', 'vscode-lm']);
@@ -37,6 +38,8 @@ export const StepwiseConfig = z.object({
   autoApprove: z.array(ApprovalCategory).default([...DEFAULT_AUTO_APPROVE]),
   commandsAllow: z.array(z.string()).default([...DEFAULT_COMMAND_ALLOW]),
   commandsDeny: z.array(z.string()).default([...DEFAULT_COMMAND_DENY]),
+  /** The shell commands run through (`auto`: pwsh, Windows PowerShell, cmd.exe on Windows; bash or sh elsewhere). */
+  commandsShell: z.enum(SHELL_PREFERENCES).default('auto'),
   envPassThrough: z.array(z.string()).default([...DEFAULT_ENV_PASS_THROUGH]),
   toolProtocol: ToolProtocol.default('auto'),
   planMode: PlanMode.default('auto'),
@@ -95,6 +98,7 @@ export const SETTING_KEYS: Record<keyof StepwiseConfig, SettingKey> = {
   autoApprove: 'approvals.autoApprove',
   commandsAllow: 'commands.allow',
   commandsDeny: 'commands.deny',
+  commandsShell: 'commands.shell',
   envPassThrough: 'env.passThrough',
   toolProtocol: 'toolProtocol',
   planMode: 'plan.mode',

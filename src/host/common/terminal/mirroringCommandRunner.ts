@@ -1,5 +1,6 @@
 import type { CommandRequest, CommandResult, CommandRunner } from '../../../agent/ports';
 import type { SandboxMode } from '../../../shared/sandboxModes';
+import type { ShellInfo } from '../../../agent/shellInfo';
 
 /** Where commands are mirrored (the Stepwise terminal in VS Code). */
 export interface CommandMirror {
@@ -31,6 +32,11 @@ export class MirroringCommandRunner implements CommandRunner {
   /** The inner runner's sandbox. */
   sandboxMode(): SandboxMode {
     return this.inner.sandboxMode();
+  }
+
+  /** The inner runner's shell (the model is told it; the policy reads commands in its syntax). */
+  shell(): Promise<ShellInfo> {
+    return this.inner.shell ? this.inner.shell() : Promise.reject(new Error('the inner runner does not name its shell'));
   }
 
   async run(request: CommandRequest): Promise<CommandResult> {
