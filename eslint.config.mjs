@@ -46,8 +46,7 @@ export const SPAWN_SITES = [
   'src/node/git/neutralGit.ts', // git on the user's repository (@changes)
   'src/node/checkpoints/gitRunner.ts', // git on the checkpoint store
   'src/node/search/ripgrepSearch.ts', // ripgrep
-  'src/node/watchdog.ts', // the watchdog that ends commands if we die
-  'src/node/windowsWatchdog.ts', // its Windows twin (told the command shells' pids)
+  'src/node/watchdogProcess.ts', // the watchdogs that end commands if we die (watchdog.ts, windowsWatchdog.ts)
   'src/node/shell/pickShell.ts', // the PowerShell probe before PowerShell is picked
   'src/node/shell/windowsProcesses.ts', // wmic / CIM process list and taskkill (Windows process trees)
   'src/node/web/browser/playwrightBrowser.ts', // the browser

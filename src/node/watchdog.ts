@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { nodeChildEnvironment } from './childEnv';
+import type { ChildProcess } from 'node:child_process';
+import { startWatchdogProcess } from './watchdogProcess';
 import { canSweep, SESSION_TAG, TAG_VAR } from './processTag';
 import { ensureWindowsWatchdog } from './windowsWatchdog';
 
@@ -51,21 +51,6 @@ export function ensureWatchdog(): number | undefined {
   if (process.platform === 'win32') return ensureWindowsWatchdog();
   if (!canSweep) return undefined;
   if (watchdog && watchdog.exitCode === null && !watchdog.killed) return watchdog.pid;
-  try {
-    const child = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, TAG_VAR, SESSION_TAG], {
-      detached: true,
-      stdio: ['pipe', 'ignore', 'ignore'],
-      // The watchdog must not carry a tag it would sweep (nested Stepwise runs inherit one).
-      env: nodeChildEnvironment({ kind: 'tool', explicit: { ELECTRON_RUN_AS_NODE: '1' }, omit: [TAG_VAR] }),
-    });
-    child.on('error', () => undefined);
-    child.stdin?.on('error', () => undefined);
-    // Neither the child nor its pipe may keep this process alive.
-    child.unref();
-    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-    watchdog = child;
-    return child.pid;
-  } catch {
-    return undefined;
-  }
+  watchdog = startWatchdogProcess(WATCHDOG_SOURCE, [TAG_VAR, SESSION_TAG]);
+  return watchdog?.pid;
 }

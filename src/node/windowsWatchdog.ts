@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { nodeChildEnvironment } from './childEnv';
-import { TAG_VAR } from './processTag';
+import type { ChildProcess } from 'node:child_process';
+import { startWatchdogProcess } from './watchdogProcess';
 
 // Plain JS run by `node -e` on Windows: it keeps the pids of our running command shells (lines
 // `+pid` / `-pid` on its stdin, a pipe from us) and, when the pipe closes (however we ended,
@@ -53,22 +52,8 @@ let watchdog: ChildProcess | undefined;
  */
 export function ensureWindowsWatchdog(): number | undefined {
   if (watchdog && watchdog.exitCode === null && !watchdog.killed) return watchdog.pid;
-  try {
-    const child = spawn(process.execPath, ['-e', WINDOWS_WATCHDOG_SOURCE], {
-      detached: true,
-      windowsHide: true,
-      stdio: ['pipe', 'ignore', 'ignore'],
-      env: nodeChildEnvironment({ kind: 'tool', explicit: { ELECTRON_RUN_AS_NODE: '1' }, omit: [TAG_VAR] }),
-    });
-    child.on('error', () => undefined);
-    child.stdin?.on('error', () => undefined);
-    child.unref();
-    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-    watchdog = child;
-    return child.pid;
-  } catch {
-    return undefined;
-  }
+  watchdog = startWatchdogProcess(WINDOWS_WATCHDOG_SOURCE, []);
+  return watchdog?.pid;
 }
 
 /** Tells the Windows watchdog (when running) that a command shell started (`true`) or its tree ended. */
