@@ -1,7 +1,7 @@
 // Issue 26 in the real editor (trusted pass): `/name args` typed in VS Code runs the workspace's prompt
 // file with its arguments, the workspace's skills are offered, and a custom role's step gets its tools.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { StepwiseApi } from '../../../src/extension';
@@ -23,8 +23,11 @@ describe('skills, custom roles and prompt files in VS Code (trusted workspace)',
     writeFileSync(path.join(root(), file), text);
   };
 
+  // The shared test workspace is left as found: suites after this one expect no .stepwise/ or .github/.
+  let found: { stepwise: boolean; github: boolean };
   before(async () => {
     api = await activateStepwise();
+    found = { stepwise: existsSync(path.join(root(), '.stepwise')), github: existsSync(path.join(root(), '.github')) };
     put('.stepwise/prompts/changelog.md', '---\ndescription: Update the changelog\n---\nAdd a CHANGELOG entry for $ARGUMENTS. HOST-PROMPT-MARKER\n');
     put('.github/prompts/explain.prompt.md', 'Explain ${input:topic}. HOST-GH-MARKER\n');
     put('.stepwise/skills/notes/SKILL.md', '---\nname: notes\ndescription: Writes notes HOST-SKILL-DESC\n---\nHOST-SKILL-BODY\n');
@@ -33,6 +36,8 @@ describe('skills, custom roles and prompt files in VS Code (trusted workspace)',
   });
   after(async () => {
     for (const dir of ['.stepwise/prompts', '.github/prompts', '.stepwise/skills', '.stepwise/agents']) rmSync(path.join(root(), dir), { recursive: true, force: true });
+    if (!found.stepwise) rmSync(path.join(root(), '.stepwise'), { recursive: true, force: true });
+    if (!found.github) rmSync(path.join(root(), '.github'), { recursive: true, force: true });
     await setSetting('plan.mode', undefined);
     await setSetting('approvals.autoApprove', undefined);
   });

@@ -37,7 +37,10 @@ describe('hooks: the user\'s run, a workspace\'s wait for trust (trusted workspa
     return runId!;
   }
 
+  // The shared test workspace is left as found: suites after this one expect no .stepwise/.
+  let hadStepwise = false;
   before(async () => {
+    hadStepwise = existsSync(path.join(root(), '.stepwise'));
     api = await activateStepwise();
     const window = vscode.window as unknown as WindowApi;
     const original = window.showWarningMessage;
@@ -61,6 +64,7 @@ describe('hooks: the user\'s run, a workspace\'s wait for trust (trusted workspa
     api.controller.stop();
     await api.controller.whenIdle();
     rmSync(path.join(root(), '.stepwise', 'settings.json'), { force: true });
+    if (!hadStepwise) rmSync(path.join(root(), '.stepwise'), { recursive: true, force: true });
     for (const name of ['ran.txt', 'user-hook-ran', 'repo-hook-1', 'repo-hook-2']) rmSync(marker(name), { force: true });
     for (const key of ['baseUrl', 'plan.mode', 'verify.mode', 'approvals.autoApprove', 'hooks']) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('stepwise.clearApiKey');
