@@ -75,7 +75,7 @@ export class Composer {
       this.visionNote.element,
       this.queuedList,
       this.textarea,
-      h('div', { class: 'composer-row' }, this.planSelect, this.permission.select, h('span', { class: 'spacer' }), this.stopButton, this.sendButton),
+      h('div', { class: 'composer-row' }, this.planSelect, this.permission.select, h('span', { class: 'composer-actions' }, this.stopButton, this.sendButton)),
       this.permission.note);
     this.element.addEventListener('dragover', (event) => {
       event.preventDefault();
