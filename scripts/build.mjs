@@ -103,8 +103,19 @@ const nodePlugins = () => [playwrightExternal, lazyBundles, oneAjv, zodEnglishOn
 
 const jobs = [];
 // Each entry point is built only when it exists, so one half-written part does not block the others.
+// The small CLI bundle keeps the event schema (zod: most of its size, and most of its start) in a
+// bundle of its own: `history list` never loads it; a history search loads it once a stored run
+// holds the words (src/node/historyStore.ts requires it lazily). The other bundles inline it.
+const cliEventSchema = {
+  name: 'cli-event-schema',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/shared\/events$/ }, (args) =>
+      args.importer.endsWith(`${sep}historyStore.ts`) ? { path: './cli-events.js', external: true } : undefined);
+  },
+};
 if (existsSync('src/cli/main.ts')) {
-  jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', minify: true, banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: nodePlugins() }));
+  jobs.push(build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', minify: true, banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: [cliEventSchema, ...nodePlugins()] }));
+  jobs.push(build({ ...common, entryPoints: ['src/shared/events.ts'], outfile: 'dist/cli-events.js', minify: true, sourcemap: false, plugins: nodePlugins() }));
 }
 for (const lazy of LAZY) {
   jobs.push(build({ ...common, entryPoints: [lazy.entry], outfile: `dist/${lazy.file}`, minify: true, sourcemap: false, plugins: nodePlugins() }));

@@ -1,15 +1,10 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSetup, CheckpointStore } from '../agent/checkpoints/checkpointTypes';
-import { journalFile, openGitCheckpointStore, readTaskInfo, recoverRestore, repoFolder } from '../node/checkpoints/gitCheckpointStore';
+import { openGitCheckpointStore, readTaskInfo, recoverRestore } from '../node/checkpoints/gitCheckpointStore';
+import { checkpointHome, interruptedRestoreIn } from './cliPlaces';
 import { findGit } from '../node/git/findGit';
 import { pruneCheckpointsDaily, pruneSettingsFromEnv } from '../node/checkpoints/pruneCheckpoints';
-import { stepwiseHome } from '../node/stepwiseHome';
-
-/** The CLI's checkpoints folder: `$STEPWISE_HOME/checkpoints`. */
-export function checkpointHome(env: NodeJS.ProcessEnv): string {
-  return path.join(stepwiseHome(env), 'checkpoints');
-}
 
 /** Opens the store for a new `stepwise run` (pruning old checkpoints at most once a day first). */
 export async function openCliCheckpoints(env: NodeJS.ProcessEnv, root: string, taskId: string): Promise<CheckpointSetup> {
@@ -25,11 +20,9 @@ export async function openCliCheckpoints(env: NodeJS.ProcessEnv, root: string, t
  */
 export async function recoverInterruptedRestore(env: NodeJS.ProcessEnv, argv: readonly string[], cwd: string, stderr: (text: string) => void): Promise<void> {
   try {
-    const at = argv.findIndex((a) => a === '--workspace' || a.startsWith('--workspace='));
-    const given = at < 0 ? undefined : argv[at]!.includes('=') ? argv[at]!.slice('--workspace='.length) : argv[at + 1];
-    const workspace = await realpath(path.resolve(cwd, given ?? '.'));
-    const gitDir = repoFolder(checkpointHome(env), workspace);
-    if (!(await stat(journalFile(gitDir)).catch(() => undefined))) return;
+    const interrupted = await interruptedRestoreIn(env, argv, cwd);
+    if (!interrupted) return;
+    const { workspace, gitDir } = interrupted;
     const git = await findGit(env.PATH ?? '', env);
     if (!git) return;
     const said = await recoverRestore({ git, gitDir, indexFile: path.join(gitDir, 'stepwise-index'), workTree: workspace });

@@ -11,14 +11,6 @@ export const CliSandboxOptions = z.object({
 });
 export type CliSandboxOptions = z.infer<typeof CliSandboxOptions>;
 
-/** Usage lines of the sandbox options. */
-export const SANDBOX_USAGE = `  --sandbox MODE           off | read-only | workspace-write: run commands in a bubblewrap sandbox (Linux; not on
-                           Windows or macOS). workspace-write: writes only in the workspace and a private /tmp, secret
-                           folders hidden, no network but --sandbox-allow-host hosts. Default: the permission mode's
-  --sandbox-allow-host H   let sandboxed commands reach host H through the sandbox's proxy (repeatable)
-  --permission-mode M      ask (default: approvals as configured) | auto (sandboxed commands run without asking) |
-                           read-only (sandbox read-only, no edits) | full (no sandbox, nothing asked: full access)`;
-
 /** `parseArgs` options of the sandbox flags. */
 export const sandboxArgOptions = {
   sandbox: { type: 'string' },

@@ -1,19 +1,13 @@
 import path from 'node:path';
 import { loadTaskHistory } from '../agent/flow/resumeTask';
-import { HistoryStore } from '../node/historyStore';
-import { stepwiseHome } from '../node/stepwiseHome';
+import type { HistoryStore } from '../node/historyStore';
 import type { AgentEvent } from '../shared/events';
 import { UsageError } from './cliArgs';
-import { checkpointHome } from './cliCheckpointStore';
+import { checkpointHome } from './cliPlaces';
 import { CONVERSATION_CUT_FILE } from './restoreCommand';
 import { taskFolder } from '../node/checkpoints/gitCheckpointStore';
 import { readFile } from 'node:fs/promises';
 import { taskTitle } from '../shared/taskTitle';
-
-/** The CLI's task history: JSON lines of event envelopes under `stepwiseHome()/history`, as VS Code keeps them. */
-export function cliHistory(env: NodeJS.ProcessEnv, onError: (error: unknown) => void): HistoryStore {
-  return new HistoryStore(path.join(stepwiseHome(env), 'history'), onError);
-}
 
 /** `stepwise tasks`: stored tasks, newest first — id, outcome, start time, task (or one JSON object per line). */
 export async function listTasks(store: HistoryStore, json: boolean, write: (text: string) => void): Promise<void> {

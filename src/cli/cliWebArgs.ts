@@ -16,15 +16,6 @@ export const CliWebOptions = z.object({
 });
 export type CliWebOptions = z.infer<typeof CliWebOptions>;
 
-/** Usage lines of the web options. */
-export const WEB_USAGE = `  --web-allow-host H       let web tools reach host H even on loopback/private addresses (repeatable)
-  --web-deny-host H        never let web tools reach host H (repeatable; *.example.com for sub-domains)
-  --searxng-url URL        SearXNG instance for web_search (default: $SEARXNG_URL)
-  --browser-path FILE      Chromium-family browser for the browser tool (default: found on the machine)
-  --vision                 the main model reads images (screenshots reach it as image parts)
-  --vision-model M         model for the browser role and images (default: $STEPWISE_VISION_MODEL)
-  web_search uses $TAVILY_API_KEY, $BRAVE_API_KEY and/or --searxng-url, tried in that order.`;
-
 /** `parseArgs` options of the web flags. */
 export const webArgOptions = {
   'web-allow-host': { type: 'string', multiple: true },

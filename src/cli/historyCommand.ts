@@ -1,12 +1,8 @@
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { removeTaskCheckpoints } from '../node/checkpoints/pruneCheckpoints';
-import { renderHistoryExport } from '../node/historyExport';
-import { historyPruneFromEnv } from '../node/historyRules';
-import { checkpointHome } from './cliCheckpointStore';
-import { cliHistory } from './cliTasks';
 import type { CliIo } from './cliIo';
+import { cliHistory } from './cliPlaces';
+import type { HistoryAction } from './historyActions';
+import type { HistoryStore } from '../node/historyStore';
 import { taskTitle } from '../shared/taskTitle';
 
 const USAGE = `Usage: stepwise history list [words…] [--json]
@@ -19,11 +15,15 @@ function usage(io: CliIo, message: string): number {
   return 2;
 }
 
+/** Runs `export`, `delete` or `prune` once parsed (historyActions.ts's `historyAction`, loaded as the caller's bundle allows). */
+export type RunHistoryAction = (io: CliIo, store: HistoryStore, action: HistoryAction) => Promise<number>;
+
 /**
  * `stepwise history list|export|delete|prune`: the same history rules as VS Code (search, markdown /
- * JSON export, delete with its checkpoint list, pruning by age and size). Returns the exit code.
+ * JSON export, delete with its checkpoint list, pruning by age and size). Lists by itself (the
+ * small bundle); hands the other actions to `act`. Returns the exit code.
  */
-export async function historyCommand(io: CliIo): Promise<number> {
+export async function historyCommand(io: CliIo, act: RunHistoryAction): Promise<number> {
   let values, positionals;
   try {
     ({ values, positionals } = parseArgs({
@@ -42,11 +42,12 @@ export async function historyCommand(io: CliIo): Promise<number> {
   const store = cliHistory(io.env, (error) => io.stderr(`stepwise: ${String(error)}\n`));
   const known = async (id: string | undefined) => id !== undefined && /^[A-Za-z0-9_-]{1,200}$/.test(id) && (await store.read(id)).length > 0;
   switch (action) {
+    // Listing runs in the small bundle (the index alone); the other actions load the task bundle.
     case 'list': {
       const entries = await store.search(rest.join(' '), 200);
-      for (const entry of entries) {
-        io.stdout(values.json ? JSON.stringify(entry) + '\n' : `${entry.runId}  ${(entry.outcome ?? 'interrupted').padEnd(10)}  ${new Date(entry.ts).toISOString()}  ${taskTitle(entry.task, 100)}\n`);
-      }
+      // One write for the whole list: a write per line is a system call per line on a pipe.
+      const lines = entries.map((entry) => values.json ? JSON.stringify(entry) + '\n' : `${entry.runId}  ${(entry.outcome ?? 'interrupted').padEnd(10)}  ${new Date(entry.ts).toISOString()}  ${taskTitle(entry.task, 100)}\n`);
+      if (lines.length) io.stdout(lines.join(''));
       if (!entries.length && !values.json) io.stdout(rest.length ? 'No stored task matches.\n' : 'No stored tasks yet.\n');
       return 0;
     }
@@ -54,28 +55,15 @@ export async function historyCommand(io: CliIo): Promise<number> {
       const format = values.format ?? 'markdown';
       if (format !== 'markdown' && format !== 'json') return usage(io, `--format is markdown or json, not "${format}"`);
       if (rest.length !== 1 || !(await known(rest[0]))) return usage(io, `not a stored task id: ${rest[0] ?? '(none)'}`);
-      const text = renderHistoryExport(await store.read(rest[0]!), format);
-      if (values.out) {
-        await writeFile(path.resolve(io.cwd, values.out), text, 'utf8');
-        io.stderr(`stepwise: task ${rest[0]} exported to ${values.out}\n`);
-      } else {
-        io.stdout(text);
-      }
-      return 0;
+      return act(io, store, { action: 'export', id: rest[0]!, format, ...(values.out ? { out: values.out } : {}) });
     }
     case 'delete': {
       if (rest.length !== 1 || !(await known(rest[0]))) return usage(io, `not a stored task id: ${rest[0] ?? '(none)'}`);
       if (!values.yes) return usage(io, `add --yes to delete task ${rest[0]} (its events, side files and checkpoints; workspace files are not changed)`);
-      await store.delete(rest[0]!);
-      await removeTaskCheckpoints(checkpointHome(io.env), rest[0]!);
-      io.stdout(`Deleted task ${rest[0]}.\n`);
-      return 0;
+      return act(io, store, { action: 'delete', id: rest[0]!, format: 'markdown' });
     }
-    case 'prune': {
-      const removed = await store.prune(historyPruneFromEnv(io.env), Date.now());
-      io.stdout(removed.length ? `Removed ${removed.length} task(s): ${removed.join(', ')}\n` : 'Nothing to remove.\n');
-      return 0;
-    }
+    case 'prune':
+      return act(io, store, { action: 'prune', format: 'markdown' });
     default:
       return usage(io, action ? `unknown history action "${action}"` : 'give an action: list, export, delete or prune');
   }

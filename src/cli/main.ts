@@ -2,7 +2,6 @@ import { EXIT } from './cliIo';
 import { cliEntry } from './cliEntry';
 import { ttyPrompter } from './prompter';
 import { Redactor } from '../agent/secrets/redactor';
-import { killTaggedSync } from '../node/processTag';
 
 // The CLI's edge: wires the real process in and turns Ctrl-C into cancellation.
 const controller = new AbortController();
@@ -23,8 +22,8 @@ process.on('SIGHUP', () => {
   controller.abort();
   setTimeout(() => process.exit(EXIT.cancelled), 10_000).unref();
 });
-// Whatever way we exit (second Ctrl-C, internal error), no command of ours outlives us.
-process.on('exit', () => killTaggedSync());
+// Whatever way we exit (second Ctrl-C, internal error), no command of ours outlives us: the first
+// command's tag arms that sweep (src/node/processTag.ts, in the bundle that runs commands).
 
 const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
 cliEntry({

@@ -1,28 +1,48 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { RunOutcome } from '../shared/events';
+import type { RunOutcome } from '../shared/events';
+import { isRunOutcome } from '../shared/runOutcomes';
 import { atomicWrite } from './atomicWrite';
 
 /**
  * One line of the history index: what a run's start or end told the list (task words, folder,
  * times, outcome, cost). `last` is the wall time the line was written: the list's "most recent".
- * `gone` forgets a run (deleted; a later run with the same id starts afresh).
+ * `gone` forgets a run (deleted; a later run with the same id starts afresh). `nostart`: a stored
+ * file without a `run_started`, remembered so the list does not read it again.
  */
-export const IndexLine = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('start'), runId: z.string(), task: z.string(), ts: z.number(), last: z.number(),
-    workspace: z.string().optional(), resumedFrom: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('finish'), runId: z.string(), outcome: RunOutcome, last: z.number(),
-    costUsd: z.number().optional(), effectiveTokens: z.number().optional(),
-  }),
-  // A stored file without a `run_started`: remembered so the list does not read it again.
-  z.object({ kind: z.literal('nostart'), runId: z.string(), last: z.number() }),
-  z.object({ kind: z.literal('gone'), runId: z.string() }),
-]);
-export type IndexLine = z.infer<typeof IndexLine>;
+export type IndexLine =
+  | { kind: 'start'; runId: string; task: string; ts: number; last: number; workspace?: string; resumedFrom?: string }
+  | { kind: 'finish'; runId: string; outcome: RunOutcome; last: number; costUsd?: number; effectiveTokens?: number }
+  | { kind: 'nostart'; runId: string; last: number }
+  | { kind: 'gone'; runId: string };
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
+
+/**
+ * The index line `value` is, or undefined for a torn or foreign one. Checked by hand, not with a zod
+ * schema: `stepwise history list` runs this at the CLI's start, where loading zod alone costs ~50 ms,
+ * two thirds of Node's own start (issue 28). The line is returned as it is, not copied (thousands
+ * of lines per list): keys it should not have are ignored by `foldIndexLine`, which copies only its own.
+ */
+export function parseIndexLine(value: unknown): IndexLine | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (!isString(v.runId)) return undefined;
+  switch (v.kind) {
+    case 'start':
+      return isString(v.task) && isNumber(v.ts) && isNumber(v.last) && optional(v.workspace, isString) && optional(v.resumedFrom, isString) ? (v as IndexLine) : undefined;
+    case 'finish':
+      return isRunOutcome(v.outcome) && isNumber(v.last) && optional(v.costUsd, isNumber) && optional(v.effectiveTokens, isNumber) ? (v as IndexLine) : undefined;
+    case 'nostart':
+      return isNumber(v.last) ? (v as IndexLine) : undefined;
+    case 'gone':
+      return v as IndexLine;
+    default:
+      return undefined;
+  }
+}
 
 /** One run as the index knows it after folding its lines (`task` undefined: the file has no start). */
 export interface IndexedRun {
@@ -49,9 +69,14 @@ export function foldIndexLine(runs: Map<string, IndexedRun>, line: IndexLine): v
   const run = runs.get(line.runId) ?? { runId: line.runId, ts: 0, last: 0 };
   run.last = Math.max(run.last, line.last);
   if (line.kind === 'start' && run.task === undefined) {
-    Object.assign(run, { task: line.task, ts: line.ts }, line.workspace ? { workspace: line.workspace } : {}, line.resumedFrom ? { resumedFrom: line.resumedFrom } : {});
+    run.task = line.task;
+    run.ts = line.ts;
+    if (line.workspace) run.workspace = line.workspace;
+    if (line.resumedFrom) run.resumedFrom = line.resumedFrom;
   } else if (line.kind === 'finish') {
-    Object.assign(run, { outcome: line.outcome }, line.costUsd !== undefined ? { costUsd: line.costUsd } : {}, line.effectiveTokens !== undefined ? { effectiveTokens: line.effectiveTokens } : {});
+    run.outcome = line.outcome;
+    if (line.costUsd !== undefined) run.costUsd = line.costUsd;
+    if (line.effectiveTokens !== undefined) run.effectiveTokens = line.effectiveTokens;
   }
   runs.set(line.runId, run);
 }
@@ -116,8 +141,8 @@ export class HistoryIndex {
       if (!raw) continue;
       lines += 1;
       try {
-        const parsed = IndexLine.safeParse(JSON.parse(raw));
-        if (parsed.success) foldIndexLine(runs, parsed.data);
+        const line = parseIndexLine(JSON.parse(raw));
+        if (line) foldIndexLine(runs, line);
       } catch {}
     }
     return { runs, lines };

@@ -1,12 +1,22 @@
 import { taskWords } from '../shared/attachedContext';
 import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { EventEnvelope } from '../shared/events';
+import type * as Events from '../shared/events';
+import type { EventEnvelope } from '../shared/events';
 import type { HistoryEntry } from '../shared/webviewProtocol';
 import { HistoryIndex, type IndexedRun, type IndexLine } from './historyIndex';
 import { matchesQuery, queryTerms, searchableText, selectRunsToPrune, type HistoryPruneSettings, type StoredRun } from './historyRules';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+/**
+ * The event schema, loaded on the first run file parsed: listing reads only the index and must not
+ * pay for zod at the CLI's start (see parseIndexLine). The bundles keep this require lazy.
+ */
+function envelopeSchema(): typeof Events.EventEnvelope {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point
+  return (require('../shared/events') as typeof Events).EventEnvelope;
+}
 
 /**
  * Task history: one JSON-lines file per run (`<runId>.jsonl`, one EventEnvelope per line, the same
@@ -85,10 +95,11 @@ export class HistoryStore {
   private parse(text: string): EventEnvelope[] {
     this.work.parsed += 1;
     const out: EventEnvelope[] = [];
+    const schema = envelopeSchema();
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       try {
-        const parsed = EventEnvelope.safeParse(JSON.parse(line));
+        const parsed = schema.safeParse(JSON.parse(line));
         if (parsed.success) out.push(parsed.data);
       } catch {}
     }
@@ -225,9 +236,9 @@ export class HistoryStore {
    */
   async search(query: string, limit = 50): Promise<HistoryEntry[]> {
     // Through `list`, so search finds exactly the entries the history list shows.
-    const entries = await this.list(Number.MAX_SAFE_INTEGER);
     const terms = queryTerms(query);
-    if (!terms.length) return entries.slice(0, limit);
+    if (!terms.length) return this.list(limit);
+    const entries = await this.list(Number.MAX_SAFE_INTEGER);
     const found: HistoryEntry[] = [];
     for (const entry of entries) {
       if (found.length >= limit) break;

@@ -17,8 +17,14 @@ export const SESSION_TAG = `${process.pid}.${randomBytes(4).toString('hex')}`;
 
 let tagCount = 0;
 
-/** A fresh tag under `parent` (default the session): `<parent>/<n>`. */
+/**
+ * A fresh tag under `parent` (default the session): `<parent>/<n>`. The first one arms the exit
+ * sweep: whatever way this process exits (a second Ctrl-C, an internal error), no process it tagged
+ * outlives it. Armed here, by the module copy that tags (each bundle has its own copy and session),
+ * and only once something was tagged: a process that started no command sweeps nothing.
+ */
 export function nextTag(parent = SESSION_TAG): string {
+  if (tagCount === 0) process.on('exit', () => killTaggedSync());
   tagCount += 1;
   return `${parent}/${tagCount}`;
 }

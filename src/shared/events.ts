@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_OUTCOMES } from './runOutcomes';
 
 /** Version of the event envelope; bump when an event changes incompatibly. */
 export const EVENT_VERSION = 1;
@@ -7,21 +8,8 @@ export const EVENT_VERSION = 1;
 export const AgentState = z.enum(['IDLE', 'RUNNING', 'FINISHED', 'FAILED', 'CANCELLED']);
 export type AgentState = z.infer<typeof AgentState>;
 
-/** Why a run ended. `step_limit` and `stuck` are failures with a reason the user can act on. */
-export const RunOutcome = z.enum([
-  'finished',
-  'failed',
-  'cancelled',
-  'step_limit',
-  'stuck',
-  'budget',
-  /** An unexpected error inside Stepwise (a bug), not the model's or a tool's failure. */
-  'internal',
-  /** A planned task whose steps did not all complete (blocked, never run). */
-  'incomplete',
-  /** The work was done but its checks failed or never passed. */
-  'unverified',
-]);
+/** Why a run ended (the words: src/shared/runOutcomes.ts). */
+export const RunOutcome = z.enum(RUN_OUTCOMES);
 export type RunOutcome = z.infer<typeof RunOutcome>;
 
 /** What a tool may do to the world; approvals are asked per category. */

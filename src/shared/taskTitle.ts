@@ -28,8 +28,7 @@ function plainLine(line: string): string {
 }
 
 /** Columns a character takes: East Asian wide and full-width characters count two. */
-function columns(char: string): number {
-  const c = char.codePointAt(0)!;
+function columns(c: number): number {
   const wide = (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
     (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) || (c >= 0xffe0 && c <= 0xffe6) || c >= 0x20000;
   return wide ? 2 : 1;
@@ -37,16 +36,19 @@ function columns(char: string): number {
 
 /** `text` cut to `max` columns, at the last word boundary when there is one in its second half, with an ellipsis. */
 function cut(text: string, max: number): string {
-  const chars = Array.from(text);
+  // No character takes more than two columns (a UTF-16 unit each at most): short text fits as it is.
+  if (2 * text.length <= max - 1) return text;
   let width = 0;
-  let fits = 0;
-  for (const char of chars) {
-    if (width + columns(char) > max - 1) break;
-    width += columns(char);
-    fits++;
+  let end = 0;
+  while (end < text.length) {
+    const code = text.codePointAt(end)!;
+    const wide = columns(code);
+    if (width + wide > max - 1) break;
+    width += wide;
+    end += code > 0xffff ? 2 : 1;
   }
-  if (fits === chars.length) return text;
-  const head = chars.slice(0, fits).join('');
+  if (end === text.length) return text;
+  const head = text.slice(0, end);
   const space = head.lastIndexOf(' ');
   return `${(space > head.length / 2 ? head.slice(0, space) : head).replace(/[\s,;:.-]+$/, '')}…`;
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { AgentEvent } from '../../shared/events';
 import { stepwiseHome } from '../../node/stepwiseHome';
 import { UsageError } from '../cliArgs';
-import { cliHistory, historyToResume } from '../cliTasks';
+import { historyToResume } from '../cliTasks';
+import { cliHistory } from '../cliPlaces';
 import { loadServerSdks } from './loadServerSdks';
 
 /** Session ids we store a file under: ours are UUIDs; anything else is looked up as a task id only. */

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CliIo } from '../cliIo';
 import { checkpointsCommand } from '../checkpointsCommand';
 import { historyCommand } from '../historyCommand';
+import { historyAction } from '../historyActions';
 import { restoreCommand } from '../restoreCommand';
 import type { ServerStart } from './serverTask';
 
@@ -40,7 +41,7 @@ export function registerHistoryTools(server: McpServer, start: ServerStart): voi
     title: 'List stored Stepwise tasks',
     description: 'Stored Stepwise tasks, newest first, as JSON lines (id, task, outcome, time); optional words filter them.',
     inputSchema: { words: z.string().optional().describe('Words the task must contain') },
-  }, (args, extra) => captured(start, ['history', 'list', ...(args.words ? args.words.split(/\s+/).filter(Boolean) : []), '--json'], historyCommand, extra.signal));
+  }, (args, extra) => captured(start, ['history', 'list', ...(args.words ? args.words.split(/\s+/).filter(Boolean) : []), '--json'], (io) => historyCommand(io, historyAction), extra.signal));
 
   server.registerTool('list_checkpoints', {
     title: "List a Stepwise task's checkpoints",

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile as readFileBytes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Checkpoint, type CheckpointSetup, type CheckpointStore, type FileChange, type Snapshot } from '../../agent/checkpoints/checkpointTypes';
@@ -8,6 +7,10 @@ import { applyWanted, recoverJournal, type JournalPort, type Wanted } from './ap
 import { runGit, type GitPlaces } from './gitRunner';
 import { DEFAULT_MAX_FILE_BYTES, GitSnapshotter } from './gitSnapshot';
 import { readBlobs, treeChanges, treeEntries } from './gitTrees';
+import { journalFile, repoFolder, taskFolder } from './checkpointPlaces';
+
+// The store's places are checkpointPlaces.ts's; its callers find them here too.
+export { journalFile, repoFolder, taskFolder };
 
 /** Where the store keeps everything and what it snapshots. */
 export interface GitStoreOptions {
@@ -28,17 +31,6 @@ export interface TaskCheckpointInfo {
   taskId: string;
   workspace: string;
   created: number;
-}
-
-/** The folder of a task's checkpoint list. */
-export function taskFolder(home: string, taskId: string): string {
-  if (!/^[\w.-]+$/.test(taskId) || taskId.startsWith('.')) throw new Error(`not a task id: ${taskId}`);
-  return path.join(home, 'tasks', taskId);
-}
-
-/** Our repository for one workspace: one per workspace folder, so equal content across tasks is stored once. */
-export function repoFolder(home: string, workspace: string): string {
-  return path.join(home, 'repos', createHash('sha256').update(workspace).digest('hex').slice(0, 20) + '.git');
 }
 
 /**
@@ -64,11 +56,6 @@ export async function openGitCheckpointStore(options: GitStoreOptions): Promise<
   } catch (error) {
     return { offReason: `the checkpoint store at ${gitDir} could not be opened (${error instanceof Error ? error.message : String(error)})` };
   }
-}
-
-/** The restore journal of a workspace's store (see `applyWanted`). */
-export function journalFile(gitDir: string): string {
-  return path.join(gitDir, 'stepwise-restore-journal.json');
 }
 
 function journalPort(places: GitPlaces): JournalPort {

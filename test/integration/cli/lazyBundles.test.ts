@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { HistoryStore } from '../../../src/node/historyStore';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,17 @@ const LAZY: Array<{ file: string; exports: string[] }> = [
   { file: 'server-sdks.js', exports: ['McpServer', 'StdioServerTransport'] },
   { file: 'cli-run.js', exports: ['taskCommand'] },
 ];
+
+/** Two stored tasks as the real store writes them (events and the index), the second one more recent. */
+async function seedHistory(folder: string): Promise<void> {
+  const store = new HistoryStore(folder);
+  const runs: Array<[string, string, 'finished' | 'failed']> = [['task-1', 'Write the docs', 'finished'], ['task-2', 'Fix the parser', 'failed']];
+  runs.forEach(([runId, task, outcome], i) => {
+    store.append({ v: 1, seq: 0, runId, ts: 1000 + i, event: { type: 'run_started', task, workspace: '/ws', model: 'm' } });
+    store.append({ v: 1, seq: 1, runId, ts: 1001 + i, event: { type: 'run_finished', outcome, summary: `${task}: done`, turns: 1 } });
+  });
+  await store.flush();
+}
 
 const STUB_VSCODE = `
 const Module = require('node:module');
@@ -59,32 +71,42 @@ describe('lazy bundles (the built dist/)', () => {
     assert.deepEqual(JSON.parse(out), { ok: true, page: { title: 'T', markdown: 'Hello [link](http://site.test/x)' } });
   });
 
-  // What each CLI command loads, counted in the process that runs it: `history` and `--help` load the
-  // small dist/cli.js alone; a task command loads dist/cli-run.js (the agent) as well.
-  const loadedBy = (...args: string[]): string[] => {
+  // What each CLI command loads, counted in the process that runs it: `history list` and `--help` load
+  // the small dist/cli.js alone and never start zod (its global config is set when it loads, in
+  // whichever bundle); a search that finds a stored run loads the event schema (dist/cli-events.js);
+  // a task command loads dist/cli-run.js (the agent) as well.
+  const loadedBy = async (args: string[], seeded: boolean): Promise<{ bundles: string[]; zod: boolean; stdout: string }> => {
     const script = `process.argv = [process.argv[0], ...process.argv.slice(1)];
-      process.on('exit', () => require('node:fs').writeSync(2, '\\nLOADED ' + JSON.stringify(Object.keys(require.cache).map((f) => require('node:path').basename(f)))));
+      process.on('exit', () => require('node:fs').writeSync(2, '\\nLOADED ' + JSON.stringify({ zod: globalThis.__zod_globalConfig !== undefined, files: Object.keys(require.cache).map((f) => require('node:path').basename(f)) })));
       require(process.argv[1]);`;
     const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-lazy-cli-'));
     try {
+      if (seeded) await seedHistory(path.join(home, 'history'));
       const child = spawnSync(process.execPath, ['-e', script, path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, STEPWISE_HOME: home }, cwd: home });
       const line = /\nLOADED (.*)$/.exec(child.stderr)?.[1];
       assert.ok(line, child.stderr);
-      return JSON.parse(line) as string[];
+      const loaded = JSON.parse(line) as { zod: boolean; files: string[] };
+      return { bundles: loaded.files.filter((file) => file.endsWith('.js')), zod: loaded.zod, stdout: child.stdout };
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
   };
-  const commandCases: Array<{ args: string[]; loads: string[] }> = [
-    { args: ['history', 'list'], loads: ['cli.js'] },
-    { args: ['history', 'list', 'some', 'words'], loads: ['cli.js'] },
-    { args: ['--help'], loads: ['cli.js'] },
-    { args: ['tasks'], loads: ['cli.js', 'cli-run.js'] },
+  const commandCases: Array<{ args: string[]; seeded: boolean; loads: string[]; zod: boolean; lists?: RegExp }> = [
+    { args: ['history', 'list'], seeded: false, loads: ['cli.js'], zod: false },
+    { args: ['history', 'list'], seeded: true, loads: ['cli.js'], zod: false, lists: /^task-2 {2}failed {4}.*Fix the parser\n.*task-1 {2}finished/ },
+    { args: ['history', 'list', 'some', 'words'], seeded: false, loads: ['cli.js'], zod: false },
+    { args: ['history', 'list', 'zebrafinch'], seeded: true, loads: ['cli.js'], zod: false, lists: /^No stored task matches/ },
+    { args: ['history', 'list', 'parser'], seeded: true, loads: ['cli.js', 'cli-events.js'], zod: true, lists: /^task-2 .*Fix the parser\n$/ },
+    { args: ['history', 'export', 'task-1'], seeded: true, loads: ['cli.js', 'cli-events.js', 'cli-run.js'], zod: true, lists: /Write the docs/ },
+    { args: ['--help'], seeded: false, loads: ['cli.js'], zod: false, lists: /^Usage: stepwise run/ },
+    { args: ['tasks'], seeded: false, loads: ['cli.js', 'cli-run.js'], zod: true },
   ];
   for (const c of commandCases) {
-    it(`stepwise ${c.args.join(' ')} loads ${c.loads.join(' + ')} and no other bundle`, () => {
-      const bundles = loadedBy(...c.args).filter((file) => file.endsWith('.js'));
-      assert.deepEqual(bundles, c.loads);
+    it(`stepwise ${c.args.join(' ')}${c.seeded ? ' (2 stored tasks)' : ''} loads ${c.loads.join(' + ')}${c.zod ? '' : ', no zod'}`, async () => {
+      const loaded = await loadedBy(c.args, c.seeded);
+      assert.deepEqual(loaded.bundles, c.loads);
+      assert.equal(loaded.zod, c.zod);
+      if (c.lists) assert.match(loaded.stdout, c.lists);
     });
   }
 

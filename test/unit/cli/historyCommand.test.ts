@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { historyCommand } from '../../../src/cli/historyCommand';
+import { historyAction } from '../../../src/cli/historyActions';
 import type { CliIo } from '../../../src/cli/cliIo';
 import type { AgentEvent } from '../../../src/shared/events';
 
@@ -45,22 +46,22 @@ describe('stepwise history list|export|delete|prune (real files under STEPWISE_H
   ];
   for (const c of cases) {
     it(`${c.argv.join(' ')} -> exit ${c.code}`, async () => {
-      assert.equal(await historyCommand(io(...c.argv)), c.code);
+      assert.equal(await historyCommand(io(...c.argv), historyAction), c.code);
       if (c.stdout) assert.match(out.join(''), c.stdout);
       if (c.stderr) assert.match(err.join(''), c.stderr);
     });
   }
 
   it('delete --yes removes the task; prune removes what is older than 30 days', async () => {
-    assert.equal(await historyCommand(io('delete', 'run-a', '--yes')), 0);
+    assert.equal(await historyCommand(io('delete', 'run-a', '--yes'), historyAction), 0);
     assert.equal(existsSync(path.join(home, 'history', 'run-a.jsonl')), false);
-    assert.equal(await historyCommand(io('prune')), 0);
+    assert.equal(await historyCommand(io('prune'), historyAction), 0);
     assert.match(out.join(''), /Removed 1 task\(s\): run-b/);
     assert.equal(existsSync(path.join(home, 'history', 'run-b.jsonl')), false);
   });
 
   it('export --out writes the file', async () => {
-    assert.equal(await historyCommand(io('export', 'run-a', '--out', 'task.md')), 0);
+    assert.equal(await historyCommand(io('export', 'run-a', '--out', 'task.md'), historyAction), 0);
     assert.match(readFileSync(path.join(home, 'task.md'), 'utf8'), /Fix the login form/);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { INDEX_FILE } from '../../../src/node/historyIndex';
+import { INDEX_FILE, parseIndexLine } from '../../../src/node/historyIndex';
 import { HistoryStore } from '../../../src/node/historyStore';
 import type { AgentEvent } from '../../../src/shared/events';
 
@@ -95,4 +95,58 @@ describe('History index: list reads the index, search stops at the limit (real f
     assert.equal(lines(), 2, 'one start and one end line for the one run left');
     assert.deepEqual((await new HistoryStore(dir).list()).map((e) => e.runId), ['run-39']);
   });
+});
+
+// The index is read by hand at the CLI's start (no zod): each row is a line as it may be found on
+// disk (ours, torn, foreign, edited by hand) and whether the list takes it.
+describe('parseIndexLine: what a line of the history index is taken for', () => {
+  const rows: Array<[string, unknown, boolean]> = [
+    ['a start', { kind: 'start', runId: 'r', task: 't', ts: 1, last: 2 }, true],
+    ['a start with folder and parent', { kind: 'start', runId: 'r', task: 't', ts: 1, last: 2, workspace: '/w', resumedFrom: 'p' }, true],
+    ['a start with an extra key (ignored)', { kind: 'start', runId: 'r', task: 't', ts: 1, last: 2, colour: 'red' }, true],
+    ['a start without its task', { kind: 'start', runId: 'r', ts: 1, last: 2 }, false],
+    ['a start whose task is a number', { kind: 'start', runId: 'r', task: 5, ts: 1, last: 2 }, false],
+    ['a start whose time is a string', { kind: 'start', runId: 'r', task: 't', ts: '1', last: 2 }, false],
+    ['a start whose time is NaN (null in JSON)', { kind: 'start', runId: 'r', task: 't', ts: null, last: 2 }, false],
+    ['a start whose folder is not a string', { kind: 'start', runId: 'r', task: 't', ts: 1, last: 2, workspace: 7 }, false],
+    ['a start whose parent is not a string', { kind: 'start', runId: 'r', task: 't', ts: 1, last: 2, resumedFrom: {} }, false],
+    ['a finish', { kind: 'finish', runId: 'r', outcome: 'finished', last: 2 }, true],
+    ['a finish with its cost', { kind: 'finish', runId: 'r', outcome: 'unverified', last: 2, costUsd: 0.5, effectiveTokens: 10 }, true],
+    ['a finish with an unknown outcome', { kind: 'finish', runId: 'r', outcome: 'exploded', last: 2 }, false],
+    ['a finish without an outcome', { kind: 'finish', runId: 'r', last: 2 }, false],
+    ['a finish whose cost is a string', { kind: 'finish', runId: 'r', outcome: 'failed', last: 2, costUsd: '0.5' }, false],
+    ['a finish whose tokens are a string', { kind: 'finish', runId: 'r', outcome: 'failed', last: 2, effectiveTokens: '10' }, false],
+    ['a finish without its time', { kind: 'finish', runId: 'r', outcome: 'failed' }, false],
+    ['a nostart', { kind: 'nostart', runId: 'r', last: 2 }, true],
+    ['a nostart without its time', { kind: 'nostart', runId: 'r' }, false],
+    ['a gone', { kind: 'gone', runId: 'r' }, true],
+    ['a gone without a run id', { kind: 'gone' }, false],
+    ['a run id that is a number', { kind: 'gone', runId: 5 }, false],
+    ['an unknown kind', { kind: 'moved', runId: 'r' }, false],
+    ['no kind', { runId: 'r', last: 1 }, false],
+    ['null', null, false],
+    ['a string', 'start', false],
+    ['a number', 42, false],
+    ['an array', [{ kind: 'gone', runId: 'r' }], false],
+  ];
+  for (const [name, value, taken] of rows) {
+    it(`${name}: ${taken ? 'taken' : 'skipped'}`, () => assert.equal(parseIndexLine(value) !== undefined, taken));
+  }
+
+  it('a skipped line leaves the runs of the others as they were', async () => {
+    mkdirSync(dir2, { recursive: true });
+    const lines = [
+      { kind: 'start', runId: 'a', task: 'kept', ts: 1, last: 1 },
+      { kind: 'finish', runId: 'a', outcome: 'exploded', last: 5 },
+      '{"kind":"start","runId":"b","task":"torn',
+      { kind: 'finish', runId: 'a', outcome: 'failed', last: 3 },
+    ].map((line) => (typeof line === 'string' ? line : JSON.stringify(line)));
+    writeFileSync(path.join(dir2, INDEX_FILE), lines.join('\n') + '\n');
+    const { runs, lines: count } = await new HistoryStore(dir2).index.load();
+    assert.equal(count, 4);
+    assert.deepEqual([...runs.values()], [{ runId: 'a', task: 'kept', ts: 1, last: 3, outcome: 'failed' }]);
+  });
+  let dir2: string;
+  beforeEach(() => (dir2 = mkdtempSync(path.join(os.tmpdir(), 'stepwise-history-index-lines-'))));
+  afterEach(() => rmSync(dir2, { recursive: true, force: true }));
 });
