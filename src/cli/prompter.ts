@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline/promises';
+import type * as Readline from 'node:readline/promises';
 import { CancelledError } from '../agent/errors';
 
 /** Asks one line of input on a terminal. */
@@ -10,6 +10,9 @@ export interface Prompter {
 export function ttyPrompter(input: NodeJS.ReadStream, output: NodeJS.WriteStream): Prompter {
   return {
     async ask(prompt, signal) {
+      // Loaded on the first question, not at the CLI's start (most commands never ask).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point
+      const { createInterface } = require('node:readline/promises') as typeof Readline;
       const rl = createInterface({ input, output, terminal: true });
       try {
         return await rl.question(prompt, { signal });

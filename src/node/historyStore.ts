@@ -8,6 +8,8 @@ import { HistoryIndex, type IndexedRun, type IndexLine } from './historyIndex';
 import { matchesQuery, queryTerms, searchableText, selectRunsToPrune, type HistoryPruneSettings, type StoredRun } from './historyRules';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
+/** Run files a history search reads ahead of the one it checks. */
+const READ_AHEAD = 8;
 
 /**
  * The event schema, loaded on the first run file parsed: listing reads only the index and must not
@@ -240,9 +242,17 @@ export class HistoryStore {
     if (!terms.length) return this.list(limit);
     const entries = await this.list(Number.MAX_SAFE_INTEGER);
     const found: HistoryEntry[] = [];
-    for (const entry of entries) {
+    // Files are read a few ahead of the one being checked (a read waits on the disk, the check on
+    // the CPU), still checked newest first; at most READ_AHEAD are read past the limit.
+    const reads = new Map<number, Promise<string>>();
+    for (let i = 0; i < entries.length; i++) {
       if (found.length >= limit) break;
-      const text = await readFile(this.fileOf(entry.runId), 'utf8').catch(() => '');
+      for (let next = i; next < Math.min(entries.length, i + READ_AHEAD); next++) {
+        if (!reads.has(next)) reads.set(next, readFile(this.fileOf(entries[next]!.runId), 'utf8').catch(() => ''));
+      }
+      const entry = entries[i]!;
+      const text = await reads.get(i)!;
+      reads.delete(i);
       this.work.scanned += 1;
       // Every searchable word is in the file as written (JSON keeps such words verbatim): a file
       // without one of them is skipped unparsed. Words JSON would escape are left to the full check.
