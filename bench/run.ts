@@ -69,6 +69,11 @@ async function main(): Promise<void> {
   console.log(`store after ${cp.calls} checkpoints     ${cp.store!.toLocaleString('en')} bytes in all`);
   console.log(`growth for those ${cp.calls}        ${cp.growth!.toLocaleString('en')} bytes for ${cp.changed!.toLocaleString('en')} bytes changed (${fmt(cp.growth! / cp.changed!)}x; ${cp.growthDisk!.toLocaleString('en')} bytes of disk blocks)   target < 2x: ${verdict(cp.growth! < 2 * cp.changed!)}`);
 
+  const first = await (await import('./firstCheckpoint')).benchFirstCheckpoint();
+  console.log(`\n# The first checkpoint of a ${first.files.toLocaleString('en')}-file, ${fmt(first.bytes / 1024 / 1024, 0)} MB tree, through the built CLI (loopback fake model)`);
+  console.log(`first snapshot written    ${fmt(first.firstCheckpointMs, 0)} ms after the start   anchor git add -A && git write-tree: ${fmt(first.gitMs, 0)} ms`);
+  console.log(`model's first request     ${fmt(first.firstRequestMs, 0)} ms after the start   anchor: the same task in a one-file folder ${fmt(first.firstRequestSmallMs, 0)} ms   target off the task's path (within 500 ms of it): ${verdict(first.firstRequestMs <= first.firstRequestSmallMs + 500)}`);
+
   const filter = await benchToolBlockFilter();
   console.log(`\n# Text-protocol streaming filter, one 10 MB line in ${filter.deltas!.toLocaleString('en')} 4-character deltas`);
   console.log(`time ${fmt(filter.ms! / 1000)} s   target < 2 s: ${verdict(filter.ms! < 2000)}`);
