@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../agent/clock';
-import { EventStream } from '../agent/events/eventStream';
+import { envelopeJson, EventStream } from '../agent/events/eventStream';
 import { resumeTask } from '../agent/flow/resumeTask';
 import { stepToRetry } from './retryStepArg';
 import { DEFAULT_RULES_SETTINGS } from '../agent/context/rulesFiles';
@@ -109,7 +109,7 @@ function subscribeOutput(events: EventStream, json: boolean, io: CliIo): void {
     return;
   }
   if (json) {
-    events.subscribe((envelope) => io.stdout(JSON.stringify(envelope) + '\n'));
+    events.subscribe((envelope) => io.stdout(envelopeJson(envelope) + '\n'));
     return;
   }
   const renderer = new ConsoleRenderer({ write: io.stdout, color: io.color });

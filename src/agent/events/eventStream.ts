@@ -54,7 +54,19 @@ export class EventStream {
    * is a bug of whoever emits it: it is reported to `onListenerError` and not delivered (one outcome card).
    */
   emit(raw: AgentEvent): EventEnvelope {
-    const event = this.clean(raw);
+    return this.deliver(this.clean(raw));
+  }
+
+  /**
+   * Emits an event that `from` (an inner stream of this run) has just delivered: when both share one
+   * redactor it was cleaned there, and a second pass over a multi-megabyte tool argument would only
+   * cost time; otherwise it is cleaned here as any event.
+   */
+  relay(event: AgentEvent, from: EventStream): EventEnvelope {
+    return this.deliver(this.redact && from.redact === this.redact ? event : this.clean(event));
+  }
+
+  private deliver(event: AgentEvent): EventEnvelope {
     if (event.type === 'run_finished') {
       if (this.ended) {
         this.onListenerError(new Error(`run ${this.runId} already finished; dropped a second run_finished (${event.outcome})`));
@@ -77,6 +89,24 @@ export class EventStream {
     if (!this.redact) return event;
     const json = JSON.stringify(event);
     const clean = this.redact(json);
-    return clean === json ? event : (JSON.parse(clean) as AgentEvent);
+    if (clean !== json) return JSON.parse(clean) as AgentEvent;
+    EVENT_JSON.set(event, json);
+    return event;
   }
+}
+
+/** The JSON the redactor passed unchanged, by event: listeners that write JSON lines reuse it (see `envelopeJson`). */
+const EVENT_JSON = new WeakMap<AgentEvent, string>();
+
+/**
+ * `JSON.stringify(envelope)`, reusing the event's JSON text from its redaction pass when it has one,
+ * so an event carrying a multi-megabyte tool argument is serialised once for the redactor, the
+ * history file and `--json` output together. Call it while the envelope is delivered (events are
+ * not changed after they are emitted).
+ */
+export function envelopeJson(envelope: EventEnvelope): string {
+  const event = EVENT_JSON.get(envelope.event);
+  if (event === undefined) return JSON.stringify(envelope);
+  const { v, seq, runId, ts } = envelope;
+  return `{"v":${JSON.stringify(v)},"seq":${JSON.stringify(seq)},"runId":${JSON.stringify(runId)},"ts":${JSON.stringify(ts)},"event":${event}}`;
 }
