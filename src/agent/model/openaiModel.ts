@@ -270,9 +270,9 @@ export class OpenAICompatibleModel implements Model {
         controller.abort();
       }, this.idleMs);
       // An aborted SDK stream ends this loop without throwing: the checks below tell why it ended.
-      for await (const chunk of chunks) {
+      for await (const batch of chunks) {
         watchdog.refresh();
-        assembler.add(chunk);
+        for (const chunk of batch) assembler.add(chunk);
       }
       if (request.signal.aborted) throw new CancelledError();
       if (stalled) throw new StreamStalledError(this.idleMs);

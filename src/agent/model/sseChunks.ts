@@ -99,42 +99,50 @@ export interface ChatChunkOptions {
 }
 
 /**
- * The `chat.completion.chunk`s of a streamed response body, read as the `openai` SDK's `Stream`
- * reads them (same SSE fields, `[DONE]` ends the data, an `error` payload throws the SDK's
- * `APIError`, a garbled payload throws its `SyntaxError`, an abort ends quietly) but linear in the
- * body: one streaming UTF-8 decode, line breaks found by a native regex, no byte buffer copied per
- * event. The SDK still sends the request, retries and maps HTTP errors; only the body is read here.
+ * The `chat.completion.chunk`s of a streamed response body, a batch per network read, read as the
+ * `openai` SDK's `Stream` reads them (same SSE fields, `[DONE]` ends the data, an `error` payload
+ * throws the SDK's `APIError`, a garbled payload throws its `SyntaxError`, an abort ends quietly)
+ * but linear in the body: one streaming UTF-8 decode, line breaks found by a native regex, no byte
+ * buffer copied per event, and one await per read rather than per chunk. The chunks before a bad
+ * payload are yielded before it throws, as the SDK yields them. The SDK still sends the request,
+ * retries and maps HTTP errors; only the body is read here.
  */
-export async function* chatChunks(response: Response, options: ChatChunkOptions): AsyncGenerator<ChatCompletionChunk> {
+export async function* chatChunks(response: Response, options: ChatChunkOptions): AsyncGenerator<ChatCompletionChunk[]> {
   if (!response.body) throw new Error('The model endpoint answered without a body.');
   const decoder = new TextDecoder();
   const lines = new LineSplitter(options.work);
   const sse = new SseDecoder();
   const reader = response.body.getReader();
   let done = false;
-  const parse = (event: SseEvent | undefined): ChatCompletionChunk | undefined => {
-    if (!event || done) return undefined;
+  const parse = (event: SseEvent | undefined, batch: ChatCompletionChunk[]): void => {
+    if (!event || done) return;
     if (event.data.startsWith('[DONE]')) {
       done = true;
-      return undefined;
+      return;
     }
     const data = JSON.parse(event.data) as ChatCompletionChunk & { error?: unknown };
     if (data && data.error) throw options.apiError(data.error, response.headers);
-    return data;
+    batch.push(data);
   };
   try {
     for (;;) {
       const read = await reader.read();
       const text = read.done ? decoder.decode() : decoder.decode(read.value, { stream: true });
       if (!read.done && options.work) options.work.bytes += read.value.byteLength;
-      for (const line of lines.push(text, read.done)) {
-        const chunk = parse(sse.line(line));
-        if (chunk) yield chunk;
+      const batch: ChatCompletionChunk[] = [];
+      let failed = false;
+      let failure: unknown;
+      try {
+        for (const line of lines.push(text, read.done)) parse(sse.line(line), batch);
+        if (read.done) parse(sse.end(), batch);
+      } catch (error) {
+        failed = true;
+        failure = error;
       }
+      if (batch.length > 0) yield batch;
+      if (failed) throw failure;
       if (read.done) break;
     }
-    const last = parse(sse.end());
-    if (last) yield last;
   } catch (error) {
     if (options.signal.aborted) return;
     throw error;

@@ -23,7 +23,7 @@ class FakeApiError extends Error {
 
 async function collect(reads: Array<string | Uint8Array>, work?: SseWork, signal = new AbortController().signal): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const chunk of chatChunks(bodyOf(reads), { signal, apiError: (error, headers) => new FakeApiError(error, headers), ...(work ? { work } : {}) })) out.push(chunk);
+  for await (const batch of chatChunks(bodyOf(reads), { signal, apiError: (error, headers) => new FakeApiError(error, headers), ...(work ? { work } : {}) })) out.push(...batch);
   return out;
 }
 
@@ -63,6 +63,22 @@ describe('chatChunks: the streamed body read as the SDK reads it, in linear work
     });
   });
 
+  it('the chunks before a bad payload in the same read still arrive, then the error (output started: no silent retry)', async () => {
+    const seen: unknown[] = [];
+    const reads = [event(1) + event(2) + 'data: {"error":{"message":"overloaded"}}\n\n'];
+    await assert.rejects(async () => {
+      for await (const batch of chatChunks(bodyOf(reads), { signal: new AbortController().signal, apiError: (e, h) => new FakeApiError(e, h) })) seen.push(...batch);
+    }, FakeApiError);
+    assert.deepEqual(seen, [chunk(1), chunk(2)]);
+  });
+
+  it('one batch per network read: 1,000 events in one read are one await', async () => {
+    const batches: number[] = [];
+    const body = Array.from({ length: 1000 }, (_, i) => event(i)).join('');
+    for await (const batch of chatChunks(bodyOf([body, event(1000)]), { signal: new AbortController().signal, apiError: (e) => new Error(String(e)) })) batches.push(batch.length);
+    assert.deepEqual(batches, [1000, 1]);
+  });
+
   it('a garbled payload throws a SyntaxError (the stream cannot be trusted)', async () => {
     await assert.rejects(collect(['data: {"id":\n\n']), SyntaxError);
   });
@@ -76,8 +92,8 @@ describe('chatChunks: the streamed body read as the SDK reads it, in linear work
       },
     });
     const seen: unknown[] = [];
-    for await (const c of chatChunks(new Response(stream), { signal: controller.signal, apiError: (e) => new Error(String(e)) })) {
-      seen.push(c);
+    for await (const batch of chatChunks(new Response(stream), { signal: controller.signal, apiError: (e) => new Error(String(e)) })) {
+      seen.push(...batch);
       controller.abort();
     }
     assert.deepEqual(seen, [chunk(1)]);
