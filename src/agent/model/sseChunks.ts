@@ -34,6 +34,15 @@ export class LineSplitter {
       this.pendingCr = false;
       if (text.startsWith('\n')) start = 1;
     }
+    if (!text.includes('\r', start)) {
+      // Most servers end lines with `\n` alone: indexOf, without a match object per line.
+      for (let nl = text.indexOf('\n', start); nl !== -1; nl = text.indexOf('\n', start)) {
+        this.parts.push(text.slice(start, nl));
+        out.push(this.takeLine());
+        start = nl + 1;
+      }
+      return this.rest(text, start, final, out);
+    }
     const breaks = /\r\n|\r|\n/g;
     breaks.lastIndex = start;
     for (let found = breaks.exec(text); found; found = breaks.exec(text)) {
@@ -43,6 +52,11 @@ export class LineSplitter {
       // A `\r` at the very end may be the first half of a `\r\n` split across reads.
       if (found[0] === '\r' && start === text.length) this.pendingCr = true;
     }
+    return this.rest(text, start, final, out);
+  }
+
+  /** Keeps the unfinished end of `text` (from `start`); `final` ends it as a line. */
+  private rest(text: string, start: number, final: boolean, out: string[]): string[] {
     if (start < text.length) this.parts.push(text.slice(start));
     if (final && this.parts.length > 0) out.push(this.takeLine());
     return out;
