@@ -269,7 +269,7 @@ export class OpenAICompatibleModel implements Model {
         stalled = true;
         controller.abort();
       }, this.idleMs);
-      // An aborted SDK stream ends this loop without throwing: the checks below tell why it ended.
+      // An aborted stream ends this loop without throwing (chatChunks, as the SDK's): the checks below tell why it ended.
       for await (const batch of chunks) {
         watchdog.refresh();
         for (const chunk of batch) assembler.add(chunk);
