@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../agent/clock';
 import { EventStream } from '../agent/events/eventStream';
+import { envelopeJson } from '../agent/events/envelopeJson';
 import { resumeTask } from '../agent/flow/resumeTask';
 import { stepToRetry } from './retryStepArg';
 import { DEFAULT_RULES_SETTINGS } from '../agent/context/rulesFiles';
@@ -112,7 +113,7 @@ function subscribeOutput(events: EventStream, json: boolean, io: CliIo): void {
     return;
   }
   if (json) {
-    events.subscribe((envelope) => io.stdout(JSON.stringify(envelope) + '\n'));
+    events.subscribe((envelope) => io.stdout(envelopeJson(envelope) + '\n'));
     return;
   }
   const renderer = new ConsoleRenderer({ write: io.stdout, color: io.color });

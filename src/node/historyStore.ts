@@ -1,6 +1,7 @@
 import { taskWords } from '../shared/attachedContext';
 import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { envelopeJson } from '../agent/events/envelopeJson';
 import type * as Events from '../shared/events';
 import type { EventEnvelope } from '../shared/events';
 import type { HistoryEntry } from '../shared/webviewProtocol';
@@ -50,7 +51,7 @@ export class HistoryStore {
   /** Queues one envelope for its run's file; failures go to `onError`, never to the run. */
   append(envelope: EventEnvelope): void {
     const file = this.fileOf(envelope.runId);
-    const line = JSON.stringify(envelope) + '\n';
+    const line = envelopeJson(envelope) + '\n';
     const previous = this.queues.get(envelope.runId) ?? mkdir(this.folder, { recursive: true }).then(() => undefined);
     const indexLine = this.indexLineOf(envelope);
     // The index line follows its event: the index never names what the run's file does not hold.

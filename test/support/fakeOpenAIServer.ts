@@ -377,11 +377,28 @@ function estimateUsage(request: RecordedRequest, turn: FakeAnswer): FakeUsage {
   return { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
 }
 
-/** Splits by code points, so a fragment never ends inside a surrogate pair. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Splits by code points, so a fragment never ends inside a surrogate pair. Linear without an array
+ * of every character (a 50 MB argument would make one of 50 million strings and stall the stream).
+ */
 function split(text: string, size: number): string[] {
-  const points = Array.from(text);
   const out: string[] = [];
-  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + size);
+    if (SURROGATE.test(text.slice(i, end))) {
+      // Count code points: a pair is one point of two units.
+      end = i;
+      for (let points = 0; points < size && end < text.length; points++) {
+        const code = text.charCodeAt(end);
+        const next = text.charCodeAt(end + 1);
+        end += code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+      }
+    }
+    out.push(text.slice(i, end));
+    i = end;
+  }
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { EVENT_VERSION, type AgentEvent, type EventEnvelope } from '../../shared/events';
+import { rememberEventJson } from './envelopeJson';
 
 /** Receives every envelope of a run, in `seq` order. */
 export type EventListener = (envelope: EventEnvelope) => void;
@@ -54,7 +55,19 @@ export class EventStream {
    * is a bug of whoever emits it: it is reported to `onListenerError` and not delivered (one outcome card).
    */
   emit(raw: AgentEvent): EventEnvelope {
-    const event = this.clean(raw);
+    return this.deliver(this.clean(raw));
+  }
+
+  /**
+   * Emits an event that `from` (an inner stream of this run) has just delivered: when both share one
+   * redactor it was cleaned there, and a second pass over a multi-megabyte tool argument would only
+   * cost time; otherwise it is cleaned here as any event.
+   */
+  relay(event: AgentEvent, from: EventStream): EventEnvelope {
+    return this.deliver(this.redact && from.redact === this.redact ? event : this.clean(event));
+  }
+
+  private deliver(event: AgentEvent): EventEnvelope {
     if (event.type === 'run_finished') {
       if (this.ended) {
         this.onListenerError(new Error(`run ${this.runId} already finished; dropped a second run_finished (${event.outcome})`));
@@ -77,6 +90,8 @@ export class EventStream {
     if (!this.redact) return event;
     const json = JSON.stringify(event);
     const clean = this.redact(json);
-    return clean === json ? event : (JSON.parse(clean) as AgentEvent);
+    if (clean !== json) return JSON.parse(clean) as AgentEvent;
+    rememberEventJson(event, json);
+    return event;
   }
 }

@@ -34,7 +34,7 @@ export function innerStream(parent: EventStream, budget: TaskBudget, tracker: Ch
       return;
     }
     tracker.observe(event);
-    parent.emit(event);
+    parent.relay(event, stream);
   });
   return { stream, counted: () => counted, close: unsubscribe };
 }

@@ -1,5 +1,6 @@
 import type { AgentEvent, CostFigures, Usage } from '../../shared/events';
 import type { ModelPrice } from '../model/modelCatalog';
+import { CancelledError } from '../errors';
 import { addUsage, ZERO_USAGE } from '../loop/usage';
 
 /** Weight of a prompt token served from the provider's cache in effective tokens (providers bill them at 10-50%). */
@@ -112,7 +113,8 @@ export class TaskBudget {
   private checkLimits(): void {
     const overTokens = this.limit !== undefined && this.limit > 0 && this.effective > this.limit;
     const overMoney = this.money.limitUsd !== undefined && this.money.limitUsd > 0 && this.money.price !== undefined && this.cost > this.money.limitUsd;
-    if (overTokens || overMoney) this.controller.abort();
+    // The stop's words reach the call in flight ("stopped: …"), not "cancelled by the user".
+    if (overTokens || overMoney) this.controller.abort(new CancelledError(`stopped: ${this.reason()}`));
   }
 
   /** The sentence shown when the budget stops a task. */

@@ -23,8 +23,16 @@ export interface StuckOptions {
 /** Note after 3 identical turns in a row, stop after 2 more. */
 export const DEFAULT_STUCK_OPTIONS: StuckOptions = { repeatsBeforeNote: 3, repeatsAfterNote: 2, maxPeriod: 2 };
 
-/** JSON text with object keys sorted and whitespace removed; unparsable text is only trimmed. */
+/**
+ * Arguments longer than this are compared as sent, trimmed: parsing and re-sorting a 50 MB
+ * write_file argument costs a second on every call, and a model that repeats such a call repeats it
+ * byte for byte.
+ */
+export const CANONICAL_MAX_CHARS = 1 << 20;
+
+/** JSON text with object keys sorted and whitespace removed; unparsable or huge text is only trimmed. */
 export function canonicalJson(raw: string): string {
+  if (raw.length > CANONICAL_MAX_CHARS) return raw.trim();
   try {
     return JSON.stringify(sortKeys(JSON.parse(raw.trim() === '' ? '{}' : raw)));
   } catch {

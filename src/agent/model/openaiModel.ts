@@ -10,6 +10,7 @@ import { toOpenAIMessages, toOpenAITools } from './openaiMessages';
 import { quirksFor } from './providerQuirks';
 import { withCacheBreakpoints } from './cacheBreakpoints';
 import { DEFAULT_RETRY_TIMING, type RetryTiming, waitToRetry } from './retryPolicy';
+import { chatChunks } from './sseChunks';
 import { StreamAssembler } from './streamAssembler';
 import { createToolBlockFilter, renderTextToolPrompt, toTextProtocolMessages } from './textToolProtocol';
 import type { ToolBlockFilter } from './toolBlockFilter';
@@ -258,7 +259,9 @@ export class OpenAICompatibleModel implements Model {
     let stalled = false;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     try {
-      const stream = await this.client.chat.completions.create(attempt.body, { signal: controller.signal });
+      // The SDK sends, retries and maps HTTP errors; the body is read by chatChunks, linear in its size.
+      const response = await this.client.chat.completions.create(attempt.body, { signal: controller.signal }).asResponse();
+      const chunks = chatChunks(response, { signal: controller.signal, apiError: sdkApiError });
       const assembler = new StreamAssembler(attempt.filter, handlers.onText);
       progress.assembler = assembler;
       // A real timer, like the SDK's own timeout: it guards the transport, not the agent's pacing.
@@ -266,10 +269,10 @@ export class OpenAICompatibleModel implements Model {
         stalled = true;
         controller.abort();
       }, this.idleMs);
-      // An aborted SDK stream ends this loop without throwing: the checks below tell why it ended.
-      for await (const chunk of stream) {
+      // An aborted stream ends this loop without throwing (chatChunks, as the SDK's): the checks below tell why it ended.
+      for await (const batch of chunks) {
         watchdog.refresh();
-        assembler.add(chunk);
+        for (const chunk of batch) assembler.add(chunk);
       }
       if (request.signal.aborted) throw new CancelledError();
       if (stalled) throw new StreamStalledError(this.idleMs);
@@ -313,6 +316,11 @@ export class OpenAICompatibleModel implements Model {
     this.options.logger.info(`model ${this.id}: ${notice}`);
     handlers.onNotice?.(notice, 'other');
   }
+}
+
+/** The SDK's error for an `{"error": …}` payload inside a stream, as its own `Stream` throws it. */
+function sdkApiError(error: unknown, headers: Headers): Error {
+  return new (loadOpenAI().APIError)(undefined, error as object | undefined, undefined, headers);
 }
 
 function sendsCacheKey(options: OpenAICompatibleModelOptions): boolean {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { canonicalJson, StuckDetector, trailingRepetition, turnSignature, type TurnRecord } from '../../../src/agent/loop/stuckDetector';
+import { CANONICAL_MAX_CHARS, canonicalJson, StuckDetector, trailingRepetition, turnSignature, type TurnRecord } from '../../../src/agent/loop/stuckDetector';
 
 const call = (name: string, args: object | string): TurnRecord => ({
   text: '',
@@ -10,6 +10,9 @@ describe('stuckDetector', () => {
   it('canonicalises JSON arguments (key order, spacing), leaving unparsable text as it is', () => {
     assert.equal(canonicalJson('{"b": 1, "a": {"d": [2, {"y":1,"x":0}], "c": null}}'), '{"a":{"c":null,"d":[2,{"x":0,"y":1}]},"b":1}');
     assert.equal(canonicalJson('  {not json '), '{not json');
+    // Over CANONICAL_MAX_CHARS the text is kept as sent (no parse of a 50 MB write_file argument).
+    const huge = ` {"path":"a","content":"${'x'.repeat(CANONICAL_MAX_CHARS)}"} `;
+    assert.equal(canonicalJson(huge), huge.trim());
     assert.equal(canonicalJson(''), '{}');
   });
 

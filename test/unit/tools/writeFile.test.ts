@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { MAX_APPROVAL_DIFF_CHARS } from '../../../src/agent/tools/builtins/writeFile';
 import { MemoryWorkspace } from '../../support/memoryWorkspace';
 import { ToolHarness } from './toolHarness';
 
@@ -15,6 +16,21 @@ describe('write_file', () => {
     assert.equal(approval.title, 'Create src/new.ts');
     assert.equal(approval.detail, '--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n');
     assert.deepEqual(approval.diff, { path: 'src/new.ts', before: '', after: 'a\nb\n' });
+  });
+
+  it('a generated file of megabytes shows the first 64 KB of its diff in the approval, the whole in diff.after (issue 28)', async () => {
+    const workspace = new MemoryWorkspace();
+    const h = new ToolHarness({ workspace });
+    const content = 'const x = 1;\n'.repeat(200_000);
+    const result = await h.call('write_file', { path: 'big.ts', content });
+    assert.equal(result.content, 'Created big.ts (200000 lines).');
+    assert.equal(workspace.text('big.ts'), content);
+    const approval = h.approvals[0]!;
+    assert.ok(approval.detail.length <= MAX_APPROVAL_DIFF_CHARS + 60, `${approval.detail.length} characters`);
+    assert.ok(approval.detail.startsWith('--- /dev/null\n+++ b/big.ts\n@@ -0,0 +1,200000 @@\n+const x = 1;\n'));
+    const shown = approval.detail.split('\n').filter((line) => line.startsWith('+const')).length;
+    assert.ok(approval.detail.endsWith(`… ${200_000 - shown} more lines of the diff not shown\n`), approval.detail.slice(-80));
+    assert.equal(approval.diff?.after, content);
   });
 
   it('overwrites a file, showing the diff against the old content', async () => {

@@ -61,7 +61,7 @@ export const writeFileTool = defineTool({
     const title = stat ? `Overwrite ${path}` : `Create ${path}`;
     const detail = oldIsBinary
       ? `Replace the binary file ${path} with ${lines} of text.`
-      : unifiedDiff(path, before, content, { created: !stat }) || `${title} (empty file)`;
+      : shownDiff(unifiedDiff(path, before, content, { created: !stat })) || `${title} (empty file)`;
     const decision = await context.requestApproval({ category: 'edit', title, detail, diff: { path, before, after: content }, paths: [path] });
     if (!decision.approved) return rejectionResult(`writing ${path} (nothing was written)`, decision);
     throwIfAborted(signal);
@@ -70,3 +70,21 @@ export const writeFileTool = defineTool({
     return { content: `${stat ? 'Overwrote' : 'Created'} ${path} (${lines}).${keptCrlf ? ' Kept its CRLF line endings.' : ''}` };
   },
 });
+
+/**
+ * Longest diff an approval shows as text: the CLI prints it whole and the webview shows its first
+ * 6,000 characters, so a generated file of megabytes would only be one more copy of the argument in
+ * the event, the history and `--json` output. `diff.after` still carries the whole content (VS Code's
+ * diff view, ACP clients).
+ */
+export const MAX_APPROVAL_DIFF_CHARS = 64 * 1024;
+
+/** `diff` cut at a line end near `MAX_APPROVAL_DIFF_CHARS`, saying how many lines are left out. */
+function shownDiff(diff: string): string {
+  if (diff.length <= MAX_APPROVAL_DIFF_CHARS) return diff;
+  const cut = diff.lastIndexOf('\n', MAX_APPROVAL_DIFF_CHARS - 1) + 1 || MAX_APPROVAL_DIFF_CHARS;
+  let rest = 0;
+  for (let nl = diff.indexOf('\n', cut); nl !== -1; nl = diff.indexOf('\n', nl + 1)) rest++;
+  if (!diff.endsWith('\n')) rest++;
+  return `${diff.slice(0, cut)}… ${rest} more line${rest === 1 ? '' : 's'} of the diff not shown\n`;
+}
