@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { o200kCounter } from '../../../src/agent/context/tokenCounter';
+import type { FileRange, Workspace } from '../../../src/agent/ports';
+import { silentLogger } from '../../../src/agent/ports';
+import { builtinTools } from '../../../src/agent/tools/builtins/index';
+import { keptLineIndex, lineScansSettled } from '../../../src/agent/tools/builtins/lineIndex';
+import type { ToolContext } from '../../../src/agent/tools/tool';
+import { ToolRegistry } from '../../../src/agent/tools/toolRegistry';
+import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
+
+// The line index of big files (lineIndex.ts): built by one background scan, reused by every later
+// window, dropped when the file changes. Counted in bytes read from the real file through a real
+// NodeWorkspace, never in time.
+
+/** A real NodeWorkspace that counts the bytes it reads and can hold the background scan back. */
+class CountingWorkspace implements Workspace {
+  readonly base: NodeWorkspace;
+  bytesRead = 0;
+  private gate: Promise<void> | undefined;
+  private open: (() => void) | undefined;
+  constructor(root: string) {
+    this.base = new NodeWorkspace(root);
+  }
+  get root(): string {
+    return this.base.root;
+  }
+  /** Holds every `readChunks` (the scan) before its first chunk until `release`. */
+  hold(): void {
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+  release(): void {
+    this.open?.();
+    this.gate = undefined;
+  }
+  resolve(p: string) {
+    return this.base.resolve(p);
+  }
+  stat(p: string) {
+    return this.base.stat(p);
+  }
+  readFile(p: string, signal?: AbortSignal) {
+    return this.base.readFile(p, signal);
+  }
+  async readRange(p: string, range: { offset: number; length: number }, signal?: AbortSignal): Promise<FileRange> {
+    const r = await this.base.readRange(p, range, signal);
+    this.bytesRead += r.bytes.length;
+    return r;
+  }
+  async *readChunks(p: string, offset: number, signal?: AbortSignal): AsyncIterable<FileRange> {
+    await this.gate;
+    for await (const chunk of this.base.readChunks(p, offset, signal)) {
+      this.bytesRead += chunk.bytes.length;
+      yield chunk;
+    }
+  }
+  writeFile(p: string, content: string, signal?: AbortSignal) {
+    return this.base.writeFile(p, content, signal);
+  }
+  listFiles(p: string, options: { recursive: boolean; limit: number; signal?: AbortSignal }) {
+    return this.base.listFiles(p, options);
+  }
+  searchFiles(...args: Parameters<Workspace['searchFiles']>) {
+    return this.base.searchFiles(...args);
+  }
+}
+
+const MB = 1024 * 1024;
+const registry = new ToolRegistry(builtinTools());
+const context = (workspace: Workspace): ToolContext => ({
+  workspace, commands: { sandboxMode: () => 'off', run: () => Promise.reject(new Error('no commands')) }, logger: silentLogger,
+  signal: new AbortController().signal, callId: 'c', asker: { ask: async () => undefined },
+  requestApproval: async () => ({ approved: true }), emit: () => undefined,
+  resultTokens: { max: 6_000, counter: o200kCounter },
+});
+
+/** Lines of varied length (some empty, some long), about `bytes` in all. */
+function makeLines(bytes: number, tag: string): string[] {
+  const lines: string[] = [];
+  let size = 0;
+  for (let n = 1; size < bytes; n++) {
+    const line = n % 97 === 0 ? '' : `${tag}${n} ${'x'.repeat((n * 7919) % (n % 1013 === 0 ? 1_900 : 90))}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines;
+}
+
+/** The window's lines as the file has them (gutter stripped), and the footer. */
+async function window(workspace: Workspace, name: string, start: number): Promise<{ lines: string[]; footer: string }> {
+  const result = await registry.execute('read_file', { path: name, start_line: start }, context(workspace));
+  assert.equal(result.isError, undefined, result.content);
+  const out = result.content.split('\n');
+  return { lines: out.filter((l) => /^\d*\t/.test(l)).map((l) => l.slice(l.indexOf('\t') + 1)), footer: out.at(-1)! };
+}
+
+describe('read_file line index of big files', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'stepwise-lineindex-'));
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('a deep window without an index reads the file once (the scan serves it); with the index it reads only near the line', async () => {
+    const lines = makeLines(12 * MB, 'a');
+    const text = lines.join('\n') + '\n';
+    await writeFile(path.join(dir, 'big.txt'), text);
+    const deep = Math.floor(lines.length * 0.9);
+    const deepOffset = Buffer.byteLength(lines.slice(0, deep - 1).join('\n')) + 1;
+
+    const fresh = new CountingWorkspace(dir);
+    const first = await window(fresh, 'big.txt', deep);
+    assert.deepEqual(first.lines, lines.slice(deep - 1, deep - 1 + first.lines.length));
+    assert.ok(fresh.bytesRead >= deepOffset, 'without an index the bytes before the line are read');
+    await lineScansSettled(fresh);
+    // One scan for the window and the index together, not one each.
+    assert.ok(fresh.bytesRead <= text.length + 1 * MB, `${fresh.bytesRead} bytes read for a ${text.length}-byte file`);
+    assert.equal(keptLineIndex(fresh, 'big.txt')?.totalLines, lines.length);
+
+    for (const at of [0.31, 0.55, 0.77, 0.999]) {
+      const start = Math.floor(lines.length * at);
+      const before = fresh.bytesRead;
+      const w = await window(fresh, 'big.txt', start);
+      assert.deepEqual(w.lines, lines.slice(start - 1, start - 1 + w.lines.length), `window at line ${start}`);
+      assert.match(w.footer, new RegExp(` of ${lines.length}\\b`));
+      // The head sniff, a forward read from the nearest point (at most 256 KB apart) and the window.
+      assert.ok(fresh.bytesRead - before <= 8192 + 2 * 256 * 1024, `${fresh.bytesRead - before} bytes read for the window at line ${start}`);
+    }
+  });
+
+  it('the index is built off the call\'s path: the first window returns while the scan is held back', async () => {
+    const lines = makeLines(10 * MB, 'b');
+    await writeFile(path.join(dir, 'big.txt'), lines.join('\n') + '\n');
+    const workspace = new CountingWorkspace(dir);
+    workspace.hold();
+    const top = await window(workspace, 'big.txt', 1);
+    assert.deepEqual(top.lines, lines.slice(0, top.lines.length));
+    assert.match(top.footer, /of a 10\.0 MB file \(lines not counted\)/);
+    assert.ok(workspace.bytesRead <= 8192 + 256 * 1024, `${workspace.bytesRead} bytes read by the first window`);
+    assert.equal(keptLineIndex(workspace, 'big.txt')?.totalLines, undefined);
+    workspace.release();
+    await lineScansSettled(workspace);
+    assert.equal(keptLineIndex(workspace, 'big.txt')?.totalLines, lines.length);
+    const next = await window(workspace, 'big.txt', top.lines.length + 1);
+    assert.match(next.footer, new RegExp(`^\\[Lines ${top.lines.length + 1}-\\d+ of ${lines.length}\\.`));
+  });
+
+  const changes: Array<[string, (file: string, replacement: string) => Promise<void>]> = [
+    ['rewritten in place, same size, new time', async (file, replacement) => {
+      const { mtime } = await stat(file);
+      await writeFile(file, replacement);
+      await utimes(file, mtime, new Date(mtime.getTime() + 5_000));
+    }],
+    ['replaced by another file of the same size and time (only the inode differs)', async (file, replacement) => {
+      const { atime, mtime } = await stat(file);
+      await writeFile(`${file}.new`, replacement);
+      await utimes(`${file}.new`, atime, mtime);
+      await rename(`${file}.new`, file);
+    }],
+  ];
+  for (const [name, change] of changes) {
+    it(`a file ${name}: the index is dropped and the window shows the new text`, async () => {
+      const old = makeLines(9 * MB, 'c');
+      const file = path.join(dir, 'big.txt');
+      await writeFile(file, old.join('\n') + '\n');
+      const workspace = new CountingWorkspace(dir);
+      await window(workspace, 'big.txt', 1);
+      await lineScansSettled(workspace);
+      const built = keptLineIndex(workspace, 'big.txt')!;
+      assert.equal(built.totalLines, old.length);
+      // Same length per line, other text: the old offsets would still land on line starts.
+      const replacement = old.map((l) => l.replace(/^c/, 'd'));
+      await change(file, replacement.join('\n') + '\n');
+      const deep = Math.floor(old.length * 0.8);
+      const before = workspace.bytesRead;
+      const w = await window(workspace, 'big.txt', deep);
+      assert.deepEqual(w.lines, replacement.slice(deep - 1, deep - 1 + w.lines.length));
+      assert.ok(built.dropped, 'the old index is dropped');
+      assert.notEqual(keptLineIndex(workspace, 'big.txt'), built);
+      // The new version is scanned again from the top.
+      assert.ok(workspace.bytesRead - before >= Buffer.byteLength(replacement.slice(0, deep - 1).join('\n')), 'scanned again');
+    });
+  }
+
+  it('every window of a big CRLF file with a byte-order mark matches the split file, during and after the scan', async () => {
+    const lines = makeLines(9 * MB, 'e');
+    await writeFile(path.join(dir, 'crlf.txt'), '\ufeff' + lines.join('\r\n'));
+    const workspace = new CountingWorkspace(dir);
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let probe = 0; probe < 12; probe++) {
+      if (probe === 6) await lineScansSettled(workspace);
+      const start = probe === 0 ? 1 : 1 + Math.floor(random() * lines.length);
+      const w = await window(workspace, 'crlf.txt', start);
+      assert.deepEqual(w.lines, lines.slice(start - 1, start - 1 + w.lines.length).map((l) => l.slice(0, 2_000)), `window at ${start}`);
+    }
+    const past = await registry.execute('read_file', { path: 'crlf.txt', start_line: lines.length + 1 }, context(workspace));
+    assert.equal(past.content, `start_line ${lines.length + 1} is past the end of crlf.txt, which has ${lines.length} lines.`);
+  });
+});
