@@ -3,6 +3,7 @@ import { mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { o200kCounter } from '../../../src/agent/context/tokenCounter';
+import { CancelledError } from '../../../src/agent/errors';
 import type { FileRange, Workspace } from '../../../src/agent/ports';
 import { silentLogger } from '../../../src/agent/ports';
 import { builtinTools } from '../../../src/agent/tools/builtins/index';
@@ -19,6 +20,8 @@ import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
 class CountingWorkspace implements Workspace {
   readonly base: NodeWorkspace;
   bytesRead = 0;
+  /** Called after each chunk the scan is given, with how many so far. */
+  onChunk: ((count: number) => void) | undefined;
   private gate: Promise<void> | undefined;
   private open: (() => void) | undefined;
   constructor(root: string) {
@@ -51,9 +54,11 @@ class CountingWorkspace implements Workspace {
   }
   async *readChunks(p: string, offset: number, signal?: AbortSignal): AsyncIterable<FileRange> {
     await this.gate;
+    let count = 0;
     for await (const chunk of this.base.readChunks(p, offset, signal)) {
       this.bytesRead += chunk.bytes.length;
       yield chunk;
+      this.onChunk?.(++count);
     }
   }
   writeFile(p: string, content: string, signal?: AbortSignal) {
@@ -147,6 +152,27 @@ describe('read_file line index of big files', () => {
     assert.match(next.footer, new RegExp(`^\\[Lines ${top.lines.length + 1}-\\d+ of ${lines.length}\\.`));
   });
 
+  it('a call cancelled while it waits for the scan stops it; the next call goes on from where it stopped, scanning each byte once', async () => {
+    const lines = makeLines(20 * MB, 'f');
+    const text = lines.join('\n') + '\n';
+    await writeFile(path.join(dir, 'big.txt'), text);
+    const workspace = new CountingWorkspace(dir);
+    const controller = new AbortController();
+    workspace.onChunk = (count) => count === 2 && controller.abort();
+    const deep = lines.length - 10;
+    await assert.rejects(registry.execute('read_file', { path: 'big.txt', start_line: deep }, { ...context(workspace), signal: controller.signal }), CancelledError);
+    await lineScansSettled(workspace);
+    const index = keptLineIndex(workspace, 'big.txt')!;
+    assert.ok(!index.dropped && index.totalLines === undefined, 'a cancelled scan keeps what it found');
+    assert.ok(index.scannedTo > 0 && index.scannedTo < text.length, `stopped at ${index.scannedTo}`);
+    workspace.onChunk = undefined;
+    const w = await window(workspace, 'big.txt', deep);
+    assert.deepEqual(w.lines, lines.slice(deep - 1));
+    await lineScansSettled(workspace);
+    assert.equal(index.totalLines, lines.length);
+    assert.equal(index.bytesScanned, text.length, 'every byte scanned once over the two scans');
+  });
+
   const changes: Array<[string, (file: string, replacement: string) => Promise<void>]> = [
     ['rewritten in place, same size, new time', async (file, replacement) => {
       const { mtime } = await stat(file);
@@ -154,9 +180,11 @@ describe('read_file line index of big files', () => {
       await utimes(file, mtime, new Date(mtime.getTime() + 5_000));
     }],
     ['replaced by another file of the same size and time (only the inode differs)', async (file, replacement) => {
-      const { atime, mtime } = await stat(file);
+      // Whole seconds, so both files carry exactly the same time (as `cp -p` or `rsync -t` leave it).
+      const { mtime } = await stat(file);
+      const second = new Date(Math.floor(mtime.getTime() / 1000) * 1000);
       await writeFile(`${file}.new`, replacement);
-      await utimes(`${file}.new`, atime, mtime);
+      await utimes(`${file}.new`, second, second);
       await rename(`${file}.new`, file);
     }],
   ];
@@ -165,6 +193,9 @@ describe('read_file line index of big files', () => {
       const old = makeLines(9 * MB, 'c');
       const file = path.join(dir, 'big.txt');
       await writeFile(file, old.join('\n') + '\n');
+      const { mtime } = await stat(file);
+      const second = new Date(Math.floor(mtime.getTime() / 1000) * 1000);
+      await utimes(file, second, second);
       const workspace = new CountingWorkspace(dir);
       await window(workspace, 'big.txt', 1);
       await lineScansSettled(workspace);
