@@ -88,7 +88,8 @@ export interface Workspace {
   /**
    * Optional: the file from `offset` to its end as consecutive chunks read through one open file
    * (big sequential reads the OS reads ahead of), each with the file's size and time as of the
-   * open. For whole-file scans (the line index); without it callers loop over `readRange`.
+   * open. A chunk's bytes may be reused once the chunk after the next is asked for: count, do not
+   * keep. For whole-file scans (the line index); without it callers loop over `readRange`.
    */
   readChunks?(path: string, offset: number, signal?: AbortSignal): AsyncIterable<FileRange>;
   /** Atomic: the file is either the old content or the new, never half-written; creates folders. */

@@ -20,7 +20,7 @@ import { searchWithJs } from './search/jsSearch';
 import { searchWithRipgrep } from './search/ripgrepSearch';
 import { compilePattern, compileScopeGlob, type SearchScope } from './search/searchCommon';
 
-/** Bytes per read of `readChunks` (few round trips to the thread pool, two chunks in memory at most). */
+/** Bytes per read of `readChunks` (few round trips to the thread pool; two such buffers per scan). */
 const CHUNK_BYTES = 4 << 20;
 
 /** A failed read as the error the model sees (cancellation stays cancellation). */
@@ -119,14 +119,18 @@ export class NodeWorkspace implements Workspace {
   /**
    * The file from `offset` on in 4 MB reads through one open handle, the next read already under
    * way while the caller works on a chunk (the disk and the caller's counting overlap, and the
-   * kernel's read-ahead sees one sequential reader); same refusals as `readFile`.
+   * kernel's read-ahead sees one sequential reader). Two buffers take turns, so a chunk's bytes
+   * are valid until the caller asks for the chunk after the next; no memory is mapped and zeroed
+   * per chunk. Same refusals as `readFile`.
    */
   async *readChunks(input: string, offset: number, signal?: AbortSignal): AsyncIterable<FileRange> {
     const { handle, info, target } = await this.openRegular(input, signal);
+    const size = Math.min(CHUNK_BYTES, info.size);
+    const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
+    let turn = 0;
     const readAt = async (at: number) => {
-      // A fresh buffer per chunk: the caller may keep a chunk while asking for the next.
-      const bytes = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, info.size - at));
-      const { bytesRead } = await handle.read(bytes, 0, bytes.length, at);
+      const bytes = buffers[turn++ % 2]!;
+      const { bytesRead } = await handle.read(bytes, 0, Math.min(bytes.length, info.size - at), at);
       return bytes.subarray(0, bytesRead);
     };
     let at = Math.max(0, Math.floor(offset));
