@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { o200kCounter } from '../../../src/agent/context/tokenCounter';
@@ -7,7 +8,7 @@ import { CancelledError } from '../../../src/agent/errors';
 import type { FileRange, Workspace } from '../../../src/agent/ports';
 import { silentLogger } from '../../../src/agent/ports';
 import { builtinTools } from '../../../src/agent/tools/builtins/index';
-import { keptLineIndex, lineScansSettled } from '../../../src/agent/tools/builtins/lineIndex';
+import { keptLineIndex, lineIndexFor, lineScansSettled } from '../../../src/agent/tools/builtins/lineIndex';
 import type { ToolContext } from '../../../src/agent/tools/tool';
 import { ToolRegistry } from '../../../src/agent/tools/toolRegistry';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
@@ -214,6 +215,35 @@ describe('read_file line index of big files', () => {
       assert.ok(workspace.bytesRead - before >= Buffer.byteLength(replacement.slice(0, deep - 1).join('\n')), 'scanned again');
     });
   }
+
+  it('an index over its point budget thins itself: at most the budget kept, strides doubled, every window still right and read from near its line', async () => {
+    const lines = makeLines(9 * MB, 'g');
+    await writeFile(path.join(dir, 'big.txt'), lines.join('\n') + '\n');
+    const workspace = new CountingWorkspace(dir);
+    const info = statSync(path.join(dir, 'big.txt'));
+    // Small limits on the kept index of this version; read_file then goes through it.
+    const index = lineIndexFor(workspace, 'big.txt', { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino }, 0, { lineStride: 10, byteStride: 4096, maxPoints: 64 });
+    await window(workspace, 'big.txt', 1);
+    await lineScansSettled(workspace);
+    assert.equal(keptLineIndex(workspace, 'big.txt'), index);
+    assert.equal(index.totalLines, lines.length);
+    assert.ok(index.lines.length <= 64 && index.lines.length >= 32, `${index.lines.length} points`);
+    assert.ok(index.lineStride > 10 && index.lineStride === index.byteStride * 10 / 4096, `strides ${index.lineStride}, ${index.byteStride}`);
+    for (let k = 1; k < index.lines.length; k++) {
+      const gap = index.lines[k]! - index.lines[k - 1]!;
+      const bytes = index.offsets[k]! - index.offsets[k - 1]!;
+      // A point is set at the first line start a stride past the last; thinning joins such gaps.
+      assert.ok(gap <= index.lineStride && bytes <= 2 * index.byteStride, `points ${k - 1}-${k}: ${gap} lines, ${bytes} bytes`);
+      assert.equal(index.offsets[k], Buffer.byteLength(lines.slice(0, index.lines[k]! - 1).join('\n')) + 1, `point ${k} is where its line starts`);
+    }
+    for (const at of [0.2, 0.5, 0.93]) {
+      const start = Math.floor(lines.length * at);
+      const before = workspace.bytesRead;
+      const w = await window(workspace, 'big.txt', start);
+      assert.deepEqual(w.lines, lines.slice(start - 1, start - 1 + w.lines.length), `window at ${start}`);
+      assert.ok(workspace.bytesRead - before <= 8192 + 256 * 1024 + Math.ceil((2 * index.byteStride) / (256 * 1024)) * 256 * 1024, `${workspace.bytesRead - before} bytes for the window at ${start}`);
+    }
+  });
 
   it('every window of a big CRLF file with a byte-order mark matches the split file, during and after the scan', async () => {
     const lines = makeLines(9 * MB, 'e');

@@ -40,6 +40,8 @@ export interface LineIndex {
   readonly offsets: number[];
   lineStride: number;
   byteStride: number;
+  /** Beyond this many points, every other one is dropped and the strides double. */
+  readonly maxPoints: number;
   /** Line starts found by windows, by line (insertion order: oldest first). */
   readonly exact: Map<number, number>;
   /** Bytes before this offset are scanned. */
@@ -66,8 +68,17 @@ export function sameVersion(a: FileVersion, b: FileVersion | FileRange): boolean
   return a.mtimeMs !== 0 && a.size === b.size && a.mtimeMs === b.mtimeMs && (a.ino === undefined || b.ino === undefined || a.ino === b.ino);
 }
 
-/** The index of this version of `path` (kept, or a new empty one; an index of another version is dropped). */
-export function lineIndexFor(workspace: Workspace, path: string, version: FileVersion, bodyStart: number): LineIndex {
+/** How dense an index starts and how many points it may hold (the defaults; tests make them small). */
+export interface LineIndexLimits {
+  lineStride: number;
+  byteStride: number;
+  maxPoints: number;
+}
+
+const DEFAULT_LIMITS: LineIndexLimits = { lineStride: LINE_STRIDE, byteStride: BYTE_STRIDE, maxPoints: MAX_POINTS };
+
+/** The index of this version of `path` (kept, or a new empty one with `limits`; an index of another version is dropped). */
+export function lineIndexFor(workspace: Workspace, path: string, version: FileVersion, bodyStart: number, limits = DEFAULT_LIMITS): LineIndex {
   let files = indexes.get(workspace);
   if (!files) indexes.set(workspace, (files = new Map()));
   const known = files.get(path);
@@ -78,7 +89,7 @@ export function lineIndexFor(workspace: Workspace, path: string, version: FileVe
   }
   if (known) drop(known);
   const index: LineIndex = {
-    version, lines: [1], offsets: [bodyStart], lineStride: LINE_STRIDE, byteStride: BYTE_STRIDE, exact: new Map(),
+    version, lines: [1], offsets: [bodyStart], lineStride: limits.lineStride, byteStride: limits.byteStride, maxPoints: limits.maxPoints, exact: new Map(),
     scannedTo: bodyStart, scannedLines: 1, dropped: false, waiters: new Set(), bytesScanned: 0,
   };
   // Nothing is kept for a version that cannot be recognised again.
@@ -177,7 +188,7 @@ function countChunk(index: LineIndex, bytes: Uint8Array): void {
     if ((line - lastLine >= index.lineStride || start - lastOffset >= index.byteStride) && start < index.version.size) {
       index.lines.push(line);
       index.offsets.push(start);
-      if (index.lines.length > MAX_POINTS) thin(index);
+      if (index.lines.length > index.maxPoints) thin(index);
       lastLine = index.lines[index.lines.length - 1]!;
       lastOffset = index.offsets[index.offsets.length - 1]!;
     }
