@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { o200kCounter } from '../src/agent/context/tokenCounter';
 import { silentLogger } from '../src/agent/ports';
 import { builtinTools } from '../src/agent/tools/builtins';
+import { lineScansSettled } from '../src/agent/tools/builtins/lineIndex';
 import type { ToolContext } from '../src/agent/tools/tool';
 import { ToolRegistry } from '../src/agent/tools/toolRegistry';
 import { ExecaCommandRunner } from '../src/node/execaCommandRunner';
@@ -49,6 +50,10 @@ export interface ReadWindowFigures {
   p95Ms: number;
   coldMedianMs: number;
   coldSedMedianMs: number;
+  /** Cold windows at the same lines from the workspace whose background scan has built the file's line index (after the same eviction). */
+  coldIndexedMedianMs: number;
+  /** `sed -n` on those lines after the same eviction, timed beside each indexed window. */
+  coldIndexedSedMedianMs: number;
   /** Largest number of the file's bytes still in the page cache just before a cold read (0 = truly cold). */
   residentBeforeCold: number;
   /** Where the cold windows started, as fractions of the file's lines. */
@@ -59,8 +64,10 @@ export interface ReadWindowFigures {
  * `read_file` through the real tool on generated 50 MB and 600 MB code files (text all the way,
  * no sparse hole): 30 continuing windows from the top (warm), then cold windows at 25 %, 50 %, 75 %
  * and 95 % of the lines, each after evicting the file from the page cache and from a fresh
- * workspace (no line index yet), beside `sed -n
- * 'A,Bp;Bq'` on the same lines after the same eviction. With the loop's 6,000-token cap.
+ * workspace (no line index yet), then the same lines from the first workspace, whose background
+ * scan has indexed the file (lineIndex.ts), each beside `sed -n 'A,Bp;Bq'` on the same lines after
+ * the same eviction. Background scans are waited for before every eviction, so none reads while
+ * another figure is timed. With the loop's 6,000-token cap.
  */
 export async function benchReadFileWindows(): Promise<ReadWindowFigures[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'stepwise-bench-read-'));
@@ -81,12 +88,21 @@ export async function benchReadFileWindows(): Promise<ReadWindowFigures[]> {
       const file = path.join(dir, name);
       const lines = writeCode(file, bytes);
       const read = async (start: number, fresh = false) => {
-        // A fresh workspace has no line index of the file yet (lineWindow.ts keeps one per workspace): what a new task sees.
+        // A fresh workspace has no line index of the file yet (lineIndex.ts keeps one per workspace): what a new task sees.
+        const workspace = fresh ? new NodeWorkspace(dir) : context.workspace;
         const t = performance.now();
-        const result = await registry.execute('read_file', { path: name, start_line: start }, fresh ? { ...context, workspace: new NodeWorkspace(dir) } : context);
+        const result = await registry.execute('read_file', { path: name, start_line: start }, { ...context, workspace });
         const ms = performance.now() - t;
         if (result.isError) throw new Error(result.content);
-        return { ms, next: Number(/start_line=(\d+)\.\]$/.exec(result.content)?.[1] ?? start + 1) };
+        // A cold read's scan goes on in the background after its window; let it end before the next eviction.
+        if (fresh) await lineScansSettled(workspace);
+        const next = /start_line=(\d+)\.\]$/.exec(result.content)?.[1];
+        return { ms, next: next === undefined ? start + 1 : Number(next) };
+      };
+      const sedCold = (start: number, last: number) => {
+        const t = performance.now();
+        spawnSync('sed', ['-n', `${start},${last}p;${last}q`, file], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * MB });
+        return performance.now() - t;
       };
       const times: number[] = [];
       let next = 1;
@@ -95,6 +111,8 @@ export async function benchReadFileWindows(): Promise<ReadWindowFigures[]> {
         times.push(r.ms);
         next = r.next;
       }
+      // The warm windows ran while the background scan indexed the file; it ends before any eviction.
+      await lineScansSettled(context.workspace);
       const coldAt = [0.25, 0.5, 0.75, 0.95];
       const cold: number[] = [];
       const coldSed: number[] = [];
@@ -104,15 +122,23 @@ export async function benchReadFileWindows(): Promise<ReadWindowFigures[]> {
         resident = Math.max(resident, evict(file));
         const r = await read(start, true);
         cold.push(r.ms);
-        const last = r.next - 1;
         resident = Math.max(resident, evict(file));
-        const t = performance.now();
-        spawnSync('sed', ['-n', `${start},${last}p;${last}q`, file], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * MB });
-        coldSed.push(performance.now() - t);
+        coldSed.push(sedCold(start, r.next - 1));
+      }
+      const indexed: number[] = [];
+      const indexedSed: number[] = [];
+      for (const at of coldAt) {
+        const start = Math.floor(lines * at);
+        resident = Math.max(resident, evict(file));
+        const r = await read(start);
+        indexed.push(r.ms);
+        resident = Math.max(resident, evict(file));
+        indexedSed.push(sedCold(start, r.next - 1));
       }
       out.push({
         label, windows: times.length, medianMs: quantile(times, 0.5), p95Ms: quantile(times, 0.95),
         coldMedianMs: quantile(cold, 0.5), coldSedMedianMs: quantile(coldSed, 0.5), residentBeforeCold: resident, coldAt,
+        coldIndexedMedianMs: quantile(indexed, 0.5), coldIndexedSedMedianMs: quantile(indexedSed, 0.5),
       });
       await rm(file, { force: true });
     }

@@ -62,6 +62,8 @@ export interface FileRange {
   size: number;
   /** Modification time when it was read (0 when unknown: nothing may be cached on it). */
   mtimeMs: number;
+  /** The file's identity (inode) when known: a file replaced by another of the same size and time differs here. */
+  ino?: number;
 }
 
 /**
@@ -83,6 +85,13 @@ export interface Workspace {
    * refusals as `readFile`. Hosts may answer from an unsaved editor buffer.
    */
   readRange(path: string, range: { offset: number; length: number }, signal?: AbortSignal): Promise<FileRange>;
+  /**
+   * Optional: the file from `offset` to its end as consecutive chunks read through one open file
+   * (big sequential reads the OS reads ahead of), each with the file's size and time as of the
+   * open. A chunk's bytes may be reused once the chunk after the next is asked for: count, do not
+   * keep. For whole-file scans (the line index); without it callers loop over `readRange`.
+   */
+  readChunks?(path: string, offset: number, signal?: AbortSignal): AsyncIterable<FileRange>;
   /** Atomic: the file is either the old content or the new, never half-written; creates folders. */
   writeFile(path: string, content: string, signal?: AbortSignal): Promise<void>;
   /** Lists entries, respecting `.gitignore` and `.stepwiseignore`, at most `limit`. */

@@ -20,6 +20,20 @@ import { searchWithJs } from './search/jsSearch';
 import { searchWithRipgrep } from './search/ripgrepSearch';
 import { compilePattern, compileScopeGlob, type SearchScope } from './search/searchCommon';
 
+/** Bytes per read of `readChunks` (few round trips to the thread pool; two such buffers per scan). */
+const CHUNK_BYTES = 4 << 20;
+
+/** A failed read as the error the model sees (cancellation stays cancellation). */
+function readFailure(error: unknown, input: string, target: GuardedPath, signal: AbortSignal | undefined): Error {
+  if (error instanceof ToolError || error instanceof CancelledError) return error;
+  if (isCancellation(error) || signal?.aborted) return new CancelledError();
+  if (isMissing(error)) return new FileNotFoundError(`File not found: ${JSON.stringify(input)}. Use list_files to see which files exist.`);
+  if ((error as NodeJS.ErrnoException).code === 'EISDIR') {
+    return new ToolError(`${JSON.stringify(input)} is a folder, not a file. Use list_files to see what it contains.`);
+  }
+  return fsToolError(error, 'read', target);
+}
+
 /** Which search engine runs: ripgrep when on PATH (`auto`), or one forced (tests, benches). */
 export type SearchEngineChoice = 'auto' | 'ripgrep' | 'js';
 
@@ -98,8 +112,45 @@ export class NodeWorkspace implements Workspace {
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
-      return { bytes: bytes.subarray(0, filled), size: info.size, mtimeMs: info.mtimeMs };
+      return { bytes: bytes.subarray(0, filled), size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
     });
+  }
+
+  /**
+   * The file from `offset` on in 4 MB reads through one open handle, the next read already under
+   * way while the caller works on a chunk (the disk and the caller's counting overlap, and the
+   * kernel's read-ahead sees one sequential reader). Two buffers take turns, so a chunk's bytes
+   * are valid until the caller asks for the chunk after the next; no memory is mapped and zeroed
+   * per chunk. Same refusals as `readFile`.
+   */
+  async *readChunks(input: string, offset: number, signal?: AbortSignal): AsyncIterable<FileRange> {
+    const { handle, info, target } = await this.openRegular(input, signal);
+    const size = Math.min(CHUNK_BYTES, info.size);
+    const buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
+    let turn = 0;
+    const readAt = async (at: number) => {
+      const bytes = buffers[turn++ % 2]!;
+      const { bytesRead } = await handle.read(bytes, 0, Math.min(bytes.length, info.size - at), at);
+      return bytes.subarray(0, bytesRead);
+    };
+    let at = Math.max(0, Math.floor(offset));
+    let pending = at < info.size ? readAt(at) : undefined;
+    try {
+      while (pending) {
+        const bytes = await pending;
+        if (bytes.length === 0) break;
+        at += bytes.length;
+        throwIfAborted(signal);
+        pending = at < info.size ? readAt(at) : undefined;
+        yield { bytes, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+      }
+    } catch (error) {
+      throw readFailure(error, input, target, signal);
+    } finally {
+      // A read still under way when the caller stopped ends before its handle closes.
+      await pending?.catch(() => undefined);
+      await handle.close();
+    }
   }
 
   /**
@@ -107,6 +158,18 @@ export class NodeWorkspace implements Workspace {
    * checks it is a regular file before `read` runs; errors become the tool errors the model sees.
    */
   private async withRegularFile<T>(input: string, signal: AbortSignal | undefined, read: (handle: FileHandle, info: Stats) => Promise<T>): Promise<T> {
+    const { handle, info, target } = await this.openRegular(input, signal);
+    try {
+      return await read(handle, info);
+    } catch (error) {
+      throw readFailure(error, input, target, signal);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The open, checked regular file (closed again when the check fails); errors as in `readFailure`. */
+  private async openRegular(input: string, signal: AbortSignal | undefined): Promise<{ handle: FileHandle; info: Stats; target: GuardedPath }> {
     const target = await this.guard.resolve(input);
     throwIfAborted(signal);
     let handle: FileHandle | undefined;
@@ -115,19 +178,10 @@ export class NodeWorkspace implements Workspace {
       const info = await handle.stat();
       if (info.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
       if (!info.isFile()) throw new ToolError(`${JSON.stringify(input)} is ${specialKind(info)}, not a regular file; only regular files can be read.`);
-      return await read(handle, info);
+      return { handle, info, target };
     } catch (error) {
-      if (error instanceof ToolError || error instanceof CancelledError) throw error;
-      if (isCancellation(error) || signal?.aborted) throw new CancelledError();
-      if (isMissing(error)) {
-        throw new FileNotFoundError(`File not found: ${JSON.stringify(input)}. Use list_files to see which files exist.`);
-      }
-      if ((error as NodeJS.ErrnoException).code === 'EISDIR') {
-        throw new ToolError(`${JSON.stringify(input)} is a folder, not a file. Use list_files to see what it contains.`);
-      }
-      throw fsToolError(error, 'read', target);
-    } finally {
       await handle?.close();
+      throw readFailure(error, input, target, signal);
     }
   }
 

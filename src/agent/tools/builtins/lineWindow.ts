@@ -1,13 +1,12 @@
 import { throwIfAborted } from '../../errors';
-import type { Workspace } from '../../ports';
+import type { FileRange, Workspace } from '../../ports';
+import {
+  dropLineIndex, keptLineIndex, lineIndexFor, lineScanProgress, nearestLineStart, rememberLineStart, sameVersion, startLineScan,
+  type LineIndex, type LineStart,
+} from './lineIndex';
 
-/** Bytes read per step while looking for a line (bounded memory whatever the file size). */
-const SCAN_CHUNK_BYTES = 1 << 20;
-/** A line-start checkpoint is remembered every this many lines while scanning. */
-const CHECKPOINT_EVERY = 5_000;
-/** Files whose line-start checkpoints are remembered (least recently used dropped first). */
-const MAX_CACHED_FILES = 32;
-const MAX_CHECKPOINTS = 4_096;
+/** Bytes read per step when reading forward from a known line start to the wanted line. */
+const FORWARD_CHUNK_BYTES = 256 * 1024;
 const NL = 0x0a;
 
 /** Raw lines of one window, as bytes (decoded by the caller), with what is known about the rest of the file. */
@@ -25,39 +24,6 @@ export interface RawWindow {
   size: number;
 }
 
-interface FileLines {
-  size: number;
-  mtimeMs: number;
-  /** Sorted by line: where line `line` starts. */
-  points: Array<{ line: number; offset: number }>;
-  totalLines?: number;
-}
-
-/** Per workspace, per path: checkpoints so the next window of a big file does not rescan it. */
-const caches = new WeakMap<Workspace, Map<string, FileLines>>();
-
-function cacheFor(workspace: Workspace, path: string, size: number, mtimeMs: number): FileLines {
-  let files = caches.get(workspace);
-  if (!files) caches.set(workspace, (files = new Map()));
-  const known = files.get(path);
-  files.delete(path);
-  // A file system that reports no modification time gives nothing to trust a cache on.
-  const fresh = known && mtimeMs !== 0 && known.size === size && known.mtimeMs === mtimeMs ? known : { size, mtimeMs, points: [] };
-  files.set(path, fresh);
-  if (files.size > MAX_CACHED_FILES) files.delete(files.keys().next().value!);
-  return fresh;
-}
-
-function remember(cache: FileLines, line: number, offset: number): void {
-  if (cache.mtimeMs === 0) return;
-  const points = cache.points;
-  let i = points.length;
-  while (i > 0 && points[i - 1]!.line > line) i--;
-  if (i > 0 && points[i - 1]!.line === line) return;
-  points.splice(i, 0, { line, offset });
-  if (points.length > MAX_CHECKPOINTS) points.splice(1 + Math.floor(Math.random() * (points.length - 2)), 1);
-}
-
 /** The file a scan reads: where, and the signal that stops it. */
 interface FileRef {
   workspace: Workspace;
@@ -66,57 +32,63 @@ interface FileRef {
 }
 
 /**
- * Byte offset where line `line` starts (after `bodyStart`, e.g. past a byte-order mark), reading
- * forward from the nearest known checkpoint in 1 MB steps; `undefined` when the file has fewer
- * lines (then `cache.totalLines` is set).
+ * Byte offset where line `line` starts; `undefined` when the file has fewer lines. Near a known
+ * line start (a point the scan has passed, or where a window ended) it reads forward from there;
+ * further on it waits for the file's one scan to pass the line (starting it if none runs).
  */
-async function locateLine(file: FileRef, line: number, bodyStart: number, cache: FileLines): Promise<number | undefined> {
+async function locateLine(file: FileRef, line: number, index: LineIndex): Promise<number | undefined> {
+  for (;;) {
+    if (index.totalLines !== undefined && line > index.totalLines) return undefined;
+    // The file changed under the index: this call reads forward from the top, remembering nothing.
+    if (index.dropped) return readForward(file, { line: 1, offset: index.offsets[0]! }, line, undefined);
+    const near = nearestLineStart(index, line);
+    if (line <= index.scannedLines || line - near.line <= index.lineStride) return readForward(file, near, line, index);
+    startLineScan(file.workspace, file.path, index, file.signal);
+    await lineScanProgress(index, file.signal);
+  }
+}
+
+/** Reads forward from `from` to where `line` starts, counting newlines on the raw bytes; `undefined` past the end. */
+async function readForward(file: FileRef, from: LineStart, line: number, index: LineIndex | undefined): Promise<number | undefined> {
   const { workspace, path, signal } = file;
-  let at = { line: 1, offset: bodyStart };
-  for (const point of cache.points) if (point.line <= line && point.line > at.line) at = point;
-  let { line: current, offset: lineStart } = at;
+  let current = from.line;
+  let lineStart = from.offset;
   let readAt = lineStart;
-  while (current < line && readAt < cache.size) {
+  let size = index?.version.size ?? Number.POSITIVE_INFINITY;
+  while (current < line && readAt < size) {
     throwIfAborted(signal);
-    const { bytes } = await workspace.readRange(path, { offset: readAt, length: SCAN_CHUNK_BYTES }, signal);
+    const chunk = await workspace.readRange(path, { offset: readAt, length: FORWARD_CHUNK_BYTES }, signal);
+    check(file, index, chunk);
+    size = chunk.size;
+    const bytes = chunk.bytes;
     if (bytes.length === 0) break;
-    let i = 0;
-    while (current < line) {
-      const nl = bytes.indexOf(NL, i);
-      if (nl === -1) break;
+    for (let i = bytes.indexOf(NL); i !== -1 && current < line; i = bytes.indexOf(NL, i + 1)) {
       current++;
-      i = nl + 1;
-      lineStart = readAt + i;
-      if (current % CHECKPOINT_EVERY === 0) remember(cache, current, lineStart);
+      lineStart = readAt + i + 1;
     }
     readAt += bytes.length;
   }
-  if (current === line && lineStart < cache.size) {
-    remember(cache, line, lineStart);
+  if (current === line && lineStart < size) {
+    if (index) rememberLineStart(index, line, lineStart);
     return lineStart;
   }
   // Past the end. A final newline starts no line of its own.
-  cache.totalLines = lineStart < cache.size ? current : current - 1;
+  if (index && !index.dropped) index.totalLines = lineStart < size ? current : current - 1;
   return undefined;
 }
 
-/** Counts the lines from `offset` (the start of line `line`) to the end of the file, in 1 MB steps. */
-async function countToEnd(file: FileRef, line: number, offset: number, cache: FileLines): Promise<number> {
-  const { workspace, path, signal } = file;
-  let count = line - 1;
-  let lastByte = -1;
-  for (let at = offset; at < cache.size; ) {
-    throwIfAborted(signal);
-    const { bytes } = await workspace.readRange(path, { offset: at, length: SCAN_CHUNK_BYTES }, signal);
-    if (bytes.length === 0) break;
-    for (let i = bytes.indexOf(NL); i !== -1; i = bytes.indexOf(NL, i + 1)) count++;
-    lastByte = bytes[bytes.length - 1]!;
-    at += bytes.length;
+/** Drops the kept index when a read shows the file changed since it was built. */
+function check(file: FileRef, index: LineIndex | undefined, chunk: FileRange): void {
+  if (index && !index.dropped && index.version.mtimeMs !== 0 && !sameVersion(index.version, chunk)) dropLineIndex(file.workspace, file.path, index);
+}
+
+/** Waits until the scan has counted the whole file (starting it when none runs). */
+async function untilCounted(file: FileRef, index: LineIndex): Promise<void> {
+  while (index.totalLines === undefined && !index.dropped) {
+    startLineScan(file.workspace, file.path, index, file.signal);
+    if (!index.scan) return;
+    await lineScanProgress(index, file.signal);
   }
-  // An unterminated last line still counts.
-  if (lastByte !== -1 && lastByte !== NL) count++;
-  cache.totalLines = count;
-  return count;
 }
 
 /** What `readLineWindow` reads. */
@@ -131,21 +103,47 @@ export interface WindowRequest {
   bodyStart: number;
   size: number;
   mtimeMs: number;
+  /** The file's identity when known (see `FileRange.ino`). */
+  ino?: number;
   /** Count the file's lines to its end when it is at most this big (cheap for small files). */
   countTotalUpTo: number;
 }
 
 /**
  * Reads lines `startLine…` of a file through `Workspace.readRange`, touching only the bytes of
- * the window (plus a forward scan from the nearest remembered line start): any file size, in
- * bounded memory. `undefined` when `startLine` is past the end (`totalLines` then known via
- * `knownTotalLines`).
+ * the window plus a forward read from the nearest known line start. A file bigger than
+ * `countTotalUpTo` gets its line index built by a background scan (lineIndex.ts), started by the
+ * first window and reused by every later one; smaller files are counted to the end at once.
+ * No lines (and `totalLines` when known) when `startLine` is past the end.
  */
-export async function readLineWindow(workspace: Workspace, request: WindowRequest, signal?: AbortSignal): Promise<RawWindow | undefined> {
-  const cache = cacheFor(workspace, request.path, request.size, request.mtimeMs);
-  const start = await locateLine({ workspace, path: request.path, signal }, request.startLine, request.bodyStart, cache);
-  if (start === undefined) return undefined;
-  const { bytes } = await workspace.readRange(request.path, { offset: start, length: request.maxBytes }, signal);
+export async function readLineWindow(workspace: Workspace, request: WindowRequest, signal?: AbortSignal): Promise<RawWindow> {
+  const version = { size: request.size, mtimeMs: request.mtimeMs, ...(request.ino === undefined ? {} : { ino: request.ino }) };
+  const index = lineIndexFor(workspace, request.path, version, request.bodyStart);
+  const kept = keptLineIndex(workspace, request.path) === index;
+  const file = { workspace, path: request.path, signal };
+  try {
+    // Off the model's path: the call goes on while the scan reads the file.
+    if (kept && request.size > request.countTotalUpTo) startLineScan(workspace, request.path, index, signal);
+    const start = await locateLine(file, request.startLine, index);
+    if (start === undefined) return { lines: [], cut: false, firstLine: request.startLine, atEnd: true, totalLines: index.totalLines, size: request.size };
+    const chunk = await workspace.readRange(request.path, { offset: start, length: request.maxBytes }, signal);
+    check(file, index, chunk);
+    const { lines, cut, next } = splitWindow(chunk.bytes, start, request);
+    const atEnd = !cut && next >= request.size;
+    const lastLine = request.startLine + lines.length - 1;
+    if (atEnd && !index.dropped) index.totalLines = lastLine;
+    else if (!cut) rememberLineStart(index, lastLine + 1, next);
+    if (request.size <= request.countTotalUpTo) await untilCounted(file, index);
+    const totalLines = index.dropped ? undefined : index.totalLines;
+    return { lines, cut, firstLine: request.startLine, atEnd, totalLines, size: request.size };
+  } finally {
+    // An index that cannot be recognised again serves this call only: its scan stops here.
+    if (!kept) dropLineIndex(workspace, request.path, index);
+  }
+}
+
+/** The window's lines from the bytes read at `start`, and the offset after the last whole one. */
+function splitWindow(bytes: Uint8Array, start: number, request: WindowRequest): { lines: Uint8Array[]; cut: boolean; next: number } {
   const lines: Uint8Array[] = [];
   let cut = false;
   let i = 0;
@@ -159,20 +157,5 @@ export async function readLineWindow(workspace: Workspace, request: WindowReques
     i = Math.min(end + 1, bytes.length);
     if (!complete) cut = true;
   }
-  const next = start + i;
-  const atEnd = !cut && next >= request.size;
-  const lastLine = request.startLine + lines.length - 1;
-  if (atEnd) cache.totalLines = lastLine;
-  else if (!cut) {
-    remember(cache, lastLine + 1, next);
-    if (cache.totalLines === undefined && request.size <= request.countTotalUpTo) {
-      await countToEnd({ workspace, path: request.path, signal }, lastLine + 1, next, cache);
-    }
-  }
-  return { lines, cut, firstLine: request.startLine, atEnd, totalLines: cache.totalLines, size: request.size };
-}
-
-/** Lines of `path` when some window or scan has reached its end, for messages. */
-export function knownTotalLines(workspace: Workspace, path: string): number | undefined {
-  return caches.get(workspace)?.get(path)?.totalLines;
+  return { lines, cut, next: start + i };
 }

@@ -3,7 +3,7 @@ import { FileNotFoundError, ToolError } from '../../errors';
 import { o200kCounter, type TokenCounter } from '../../context/tokenCounter';
 import { defineTool } from '../tool';
 import { gutterLine } from '../edit/lineGutter';
-import { knownTotalLines, readLineWindow, type RawWindow } from './lineWindow';
+import { readLineWindow, type RawWindow } from './lineWindow';
 import { looksBinary } from './textFile';
 
 /** Most lines one read_file call returns. */
@@ -67,11 +67,12 @@ export const readFileTool = defineTool({
         bodyStart,
         size: head.size,
         mtimeMs: head.mtimeMs,
+        ...(head.ino === undefined ? {} : { ino: head.ino }),
         countTotalUpTo: COUNT_TOTAL_UP_TO_BYTES,
       },
       signal,
     );
-    if (!raw) throw new ToolError(`start_line ${start} is past the end of ${path}, which has ${knownTotalLines(workspace, path) ?? 'fewer'} lines.`);
+    if (raw.lines.length === 0) throw new ToolError(`start_line ${start} is past the end of ${path}, which has ${raw.totalLines ?? 'fewer'} lines.`);
     const budget = (context.resultTokens?.max ?? DEFAULT_RESULT_TOKENS) - FOOTER_TOKENS;
     const shown = fitWindow(path, raw, Math.max(16, budget), context.resultTokens?.counter ?? o200kCounter);
     return { content: [shown.text, ...footer(raw, shown.last, wanted, shown.invalidBytes)].join('\n') };

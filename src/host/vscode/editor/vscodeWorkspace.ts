@@ -66,6 +66,27 @@ export class VscodeWorkspace implements Workspace {
     return { bytes: bytes.subarray(range.offset, range.offset + range.length), size: bytes.length, mtimeMs: 0 };
   }
 
+  /** The file from `offset` on, for whole-file scans: the editor's unsaved text in one chunk, else the disk's chunks. */
+  async *readChunks(path: string, offset: number, signal?: AbortSignal): AsyncIterable<FileRange> {
+    throwIfAborted(signal);
+    const rel = await this.base.resolve(path);
+    const document = findOpenDocument(this.uriOf(rel));
+    if (document?.isDirty) {
+      // The text is in memory already: one chunk (mtimeMs 0, so no index outlives the call).
+      const bytes = encoder.encode(document.getText());
+      if (offset < bytes.length) yield { bytes: bytes.subarray(offset), size: bytes.length, mtimeMs: 0 };
+    } else if (this.base.readChunks) {
+      yield* this.base.readChunks(rel, offset, signal);
+    } else {
+      for (let at = offset; ; ) {
+        const chunk = await this.base.readRange(rel, { offset: at, length: 4 << 20 }, signal);
+        if (chunk.bytes.length === 0) return;
+        yield chunk;
+        at += chunk.bytes.length;
+      }
+    }
+  }
+
   async writeFile(path: string, content: string, signal?: AbortSignal): Promise<void> {
     throwIfAborted(signal);
     const rel = await this.base.resolve(path);
