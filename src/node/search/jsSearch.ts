@@ -126,6 +126,7 @@ async function walk(input: JsSearchInput, batches: SearchBatches, stopped: () =>
         rules: input.rules,
         ...(input.signal ? { signal: input.signal } : {}),
         stopped,
+        room: () => batches.room(),
         work,
         onFile: (rel) => {
           files.push(rel);

@@ -7,6 +7,8 @@ import { SearchPool, type SearchPoolOptions } from './searchPool';
 export const BATCH_FILES = 64;
 /** Batches the search's own thread scans before it starts workers: a small tree is done before one would be up. */
 const OWN_THREAD_WARMUP = 16;
+/** Batches waiting for a thread at most: the walk pauses there, so a search that stops early has not walked the whole tree. */
+const HIGH_WATER = 16;
 
 /** A batch of files in tree order; `scans` once it is done. */
 export interface Batch {
@@ -40,12 +42,16 @@ export class SearchBatches {
   private walkDone = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
+  private roomWaiter: (() => void) | undefined;
+
+  private readonly signal: AbortSignal | undefined;
 
   constructor(
     private readonly root: string,
     plan: ScanPlan,
     pool: Omit<SearchPoolOptions, 'plan' | 'root' | 'onIdle' | 'onFail'>,
   ) {
+    this.signal = pool.signal;
     this.own = plan.required !== undefined ? new FileScanner(plan) : undefined;
     this.pool = new SearchPool({ ...pool, root, plan, onIdle: () => this.pump(), onFail: (error) => this.fail(error) });
     pool.signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -66,6 +72,12 @@ export class SearchBatches {
     this.all.push(batch);
     this.waiting.push(batch);
     this.pump();
+  }
+
+  /** Resolves when fewer than HIGH_WATER batches wait (at once when they do): the walk awaits it between folders. */
+  room(): Promise<void> | undefined {
+    if (this.failure || this.waiting.length + this.parts.length < HIGH_WATER) return undefined;
+    return new Promise<void>((resolve) => (this.roomWaiter = resolve));
   }
 
   /** The walk is over. */
@@ -95,6 +107,9 @@ export class SearchBatches {
   /** Ends the workers and waits for them. */
   async dispose(): Promise<void> {
     this.failure ??= new CancelledError();
+    this.signal?.removeEventListener('abort', this.onAbort);
+    // A walk paused for room goes on, sees it is stopped, and ends.
+    this.notify();
     await this.pool.dispose();
   }
 
@@ -104,12 +119,18 @@ export class SearchBatches {
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
+    if (this.failure || this.waiting.length + this.parts.length < HIGH_WATER) {
+      const waiter = this.roomWaiter;
+      this.roomWaiter = undefined;
+      waiter?.();
+    }
   }
 
   /** Sends what waits to idle workers, starts workers as needed, and lets the own thread take a batch while none is up. */
   private pump(): void {
     if (this.failure) return;
     const ownThread = this.own !== undefined && this.pool.online === 0;
+    let sent = false;
     for (;;) {
       const part = this.parts[0];
       const batch = part ? undefined : ownThread ? undefined : this.waiting[0];
@@ -119,8 +140,10 @@ export class SearchBatches {
       if (!running) break;
       if (part) this.parts.shift();
       else this.waiting.shift();
+      sent = true;
       running.then((result) => this.settle(part, batch, result.scans), (error: Error) => this.fail(error));
     }
+    if (sent) this.notify();
     const forWorkers = this.parts.length + (ownThread ? 0 : this.waiting.length);
     const warm = this.ownDone >= OWN_THREAD_WARMUP && (this.waiting.length > 0 || !this.walkDone);
     if (forWorkers > 0 || warm) this.pool.grow(Math.max(1, forWorkers));

@@ -31,6 +31,9 @@ export interface SearchPoolOptions {
   onFail: (error: Error) => void;
 }
 
+/** Batches a worker holds at once (one running, one waiting). */
+const JOBS_PER_WORKER = 2;
+
 /** Search workers alive in this process (started and not yet exited): tests check that none outlives its search. */
 let liveWorkers = 0;
 
@@ -42,7 +45,8 @@ export function liveSearchWorkers(): number {
 interface Lane {
   worker: Worker;
   online: boolean;
-  job?: { id: number; resolve: (result: SearchJobResult) => void };
+  /** Batches sent and not answered, oldest first (a worker answers in order). */
+  jobs: Array<{ id: number; resolve: (result: SearchJobResult) => void }>;
 }
 
 /** The worker's script: the built `search-worker.js` beside the bundle, or the TypeScript source through tsx (tests, development). */
@@ -96,10 +100,12 @@ export class SearchPool {
   /** Sends `files` to an idle worker; `undefined` when none is idle. */
   tryRun(files: string[]): Promise<SearchJobResult> | undefined {
     if (this.failed) return Promise.reject(this.failed);
-    const lane = this.lanes.find((l) => l.online && !l.job);
+    // Two batches per worker: the next one is there when it finishes one (no idle round trip).
+    let lane: Lane | undefined;
+    for (const l of this.lanes) if (l.online && l.jobs.length < JOBS_PER_WORKER && (!lane || l.jobs.length < lane.jobs.length)) lane = l;
     if (!lane) return undefined;
     const id = this.nextId++;
-    const result = new Promise<SearchJobResult>((resolve) => (lane.job = { id, resolve }));
+    const result = new Promise<SearchJobResult>((resolve) => lane.jobs.push({ id, resolve }));
     lane.worker.postMessage({ id, files } satisfies SearchJob);
     this.watch();
     return result;
@@ -121,7 +127,7 @@ export class SearchPool {
     const script = workerScript(this.options.script);
     const workerData: SearchWorkerData = { root: this.options.root, plan: this.options.plan, meter: this.meter.buffer, slot };
     const worker = new Worker(script.code, { eval: script.eval, workerData });
-    const lane: Lane = { worker, online: false };
+    const lane: Lane = { worker, online: false, jobs: [] };
     this.lanes.push(lane);
     this.started++;
     liveWorkers++;
@@ -131,9 +137,9 @@ export class SearchPool {
       this.options.onIdle();
     });
     worker.on('message', (result: SearchJobResult) => {
-      const job = lane.job;
+      const job = lane.jobs[0];
       if (!job || job.id !== result.id) return;
-      lane.job = undefined;
+      lane.jobs.shift();
       this.work.filesRead += result.work.filesRead;
       this.work.regexLines += result.work.regexLines;
       job.resolve(result);
@@ -158,7 +164,7 @@ export class SearchPool {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.meter.totalMs() >= this.deadlineMs) return this.fail(this.tooSlow());
-      if (this.lanes.some((lane) => lane.job)) this.watch();
+      if (this.lanes.some((lane) => lane.jobs.length)) this.watch();
     }, Math.max(1, left));
   }
 

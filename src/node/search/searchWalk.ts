@@ -15,6 +15,8 @@ export interface SearchWalkInput {
   signal?: AbortSignal;
   /** Checked before each folder: true once the search needs no more files. */
   stopped: () => boolean;
+  /** Awaited (when it returns a promise) before each folder: the search's back-pressure. */
+  room?: () => Promise<void> | undefined;
   /** Each selected file, in tree order. */
   onFile: (rel: string) => void;
   /** Folders listed (an ignored folder is never listed). */
@@ -56,7 +58,10 @@ async function walkFolder(input: SearchWalkInput, rel: string, listing: Promise<
   for (const entry of selected) if (entry.isDir) listings.set(entry.name, list(input.root, child(entry.name)));
   for (const entry of selected) {
     if (input.stopped()) return;
-    if (entry.isDir) await walkFolder(input, child(entry.name), listings.get(entry.name)!);
+    if (entry.isDir) {
+      await input.room?.();
+      await walkFolder(input, child(entry.name), listings.get(entry.name)!);
+    }
     else input.onFile(child(entry.name));
   }
 }

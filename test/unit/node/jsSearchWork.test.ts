@@ -103,6 +103,15 @@ describe('search without ripgrep: workers, required text, ignore rules while wal
     assert.ok(all.work.workersStarted >= 1);
   });
 
+  it('a search that stops early stops its walk: the walk waits while 16 batches wait, and ends when the search does', async () => {
+    const i = input('const value\\d+', { maxMatches: 5, maxWorkers: 1 });
+    const result = await searchWithJs(i);
+    assert.deepEqual(result.matches.map((m) => m.path), ['pkg0/f0000.ts', 'pkg0/f0001.ts', 'pkg0/f0002.ts', 'pkg0/f0003.ts', 'pkg0/f0004.ts']);
+    assert.equal(result.truncated, true);
+    assert.ok(i.work.foldersRead < FOLDERS, `${i.work.foldersRead} folders listed`);
+    assert.equal(liveSearchWorkers(), 0);
+  });
+
   it('a literal nowhere in the tree never yields a "backtracks" error, even with a 1 ms limit', async () => {
     for (const pattern of ['zebrafinch', 'zebra+finch', 'return x \\* 97[0-9] \\+']) {
       const i = input(pattern, { deadlineMs: 1 });
