@@ -141,7 +141,7 @@ export class SearchBatches {
       if (part) this.parts.shift();
       else this.waiting.shift();
       sent = true;
-      running.then((result) => this.settle(part, batch, result.scans), (error: Error) => this.fail(error));
+      running.then((scans) => this.settle(part, batch, scans), (error: Error) => this.fail(error));
     }
     if (sent) this.notify();
     const forWorkers = this.parts.length + (ownThread ? 0 : this.waiting.length);

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CancelledError, ToolError } from '../../agent/errors';
-import type { ScanPlan, ScanWork } from './fileScanner';
+import type { FileScan, ScanPlan, ScanWork } from './fileScanner';
 import { RegexMeter } from './regexMeter';
 import type { SearchJob, SearchJobResult, SearchWorkerData } from './searchWorker';
 
@@ -46,7 +46,7 @@ interface Lane {
   worker: Worker;
   online: boolean;
   /** Batches sent and not answered, oldest first (a worker answers in order). */
-  jobs: Array<{ id: number; resolve: (result: SearchJobResult) => void }>;
+  jobs: Array<{ id: number; resolve: (scans: FileScan[]) => void }>;
 }
 
 /** The worker's script: the built `search-worker.js` beside the bundle, or the TypeScript source through tsx (tests, development). */
@@ -97,16 +97,16 @@ export class SearchPool {
     for (let n = booting; n < waiting && this.lanes.length < this.max; n++) this.startWorker();
   }
 
-  /** Sends `files` to an idle worker; `undefined` when none is idle. */
-  tryRun(files: string[]): Promise<SearchJobResult> | undefined {
+  /** Sends `files` to an idle worker; its scans (aligned with `files`, holes for nothing found), or `undefined` when no worker is idle. */
+  tryRun(files: string[]): Promise<FileScan[]> | undefined {
     if (this.failed) return Promise.reject(this.failed);
     // Two batches per worker: the next one is there when it finishes one (no idle round trip).
     let lane: Lane | undefined;
     for (const l of this.lanes) if (l.online && l.jobs.length < JOBS_PER_WORKER && (!lane || l.jobs.length < lane.jobs.length)) lane = l;
     if (!lane) return undefined;
     const id = this.nextId++;
-    const result = new Promise<SearchJobResult>((resolve) => lane.jobs.push({ id, resolve }));
-    lane.worker.postMessage({ id, files } satisfies SearchJob);
+    const result = new Promise<FileScan[]>((resolve) => lane.jobs.push({ id, resolve }));
+    lane.worker.postMessage({ id, files: files.join('\0') } satisfies SearchJob);
     this.watch();
     return result;
   }
@@ -142,7 +142,9 @@ export class SearchPool {
       lane.jobs.shift();
       this.work.filesRead += result.work.filesRead;
       this.work.regexLines += result.work.regexLines;
-      job.resolve(result);
+      const scans: FileScan[] = [];
+      for (const [index, scan] of result.found) scans[index] = scan;
+      job.resolve(scans);
       this.options.onIdle();
     });
     worker.on('error', (error: Error) => this.fail(new ToolError(`Search failed: ${error.message}`)));

@@ -13,16 +13,16 @@ export interface SearchWorkerData {
   slot: number;
 }
 
-/** One batch: files relative to the root, in tree order. */
+/** One batch: files relative to the root, in tree order, joined by NUL (one string is cheaper to post than an array; no name holds a NUL). */
 export interface SearchJob {
   id: number;
-  files: string[];
+  files: string;
 }
 
-/** The batch's scans (aligned with its files, possibly fewer once the limit was reached) and the work it took. */
+/** The batch's files that gave something (index in the batch, scan; most give nothing and are not sent back), and the work it took. */
 export interface SearchJobResult {
   id: number;
-  scans: FileScan[];
+  found: Array<[number, FileScan]>;
   work: ScanWork;
 }
 
@@ -30,7 +30,10 @@ const data = workerData as SearchWorkerData;
 const scanner = new FileScanner(data.plan, new RegexMeter(data.meter), data.slot);
 parentPort?.on('message', (job: SearchJob) => {
   const before = { ...scanner.work };
-  const scans = scanner.scanAll(job.files.map((rel) => path.join(data.root, rel)), job.files, true);
+  const files = job.files.split('\0');
+  const scans = scanner.scanAll(files.map((rel) => path.join(data.root, rel)), files, true);
+  const found: Array<[number, FileScan]> = [];
+  scans.forEach((scan, i) => scan !== undefined && found.push([i, scan]));
   const work = { filesRead: scanner.work.filesRead - before.filesRead, regexLines: scanner.work.regexLines - before.regexLines };
-  parentPort?.postMessage({ id: job.id, scans, work } satisfies SearchJobResult);
+  parentPort?.postMessage({ id: job.id, found, work } satisfies SearchJobResult);
 });
