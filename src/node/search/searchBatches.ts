@@ -55,6 +55,8 @@ export class SearchBatches {
     this.own = plan.required !== undefined ? new FileScanner(plan) : undefined;
     this.pool = new SearchPool({ ...pool, root, plan, onIdle: () => this.pump(), onFail: (error) => this.fail(error) });
     pool.signal?.addEventListener('abort', this.onAbort, { once: true });
+    // A regex will most likely need a worker: it boots while the walk and the required-text check run.
+    if (plan.regex) this.pool.grow(1);
   }
 
   /** Work done: files read and regex lines (both threads), workers started. */
@@ -173,7 +175,13 @@ export class SearchBatches {
     const batch = this.waiting.shift();
     if (!batch) return;
     this.ownDone++;
-    const scans = this.own.scanAll(batch.files.map((rel) => path.join(this.root, rel)), batch.files, false);
+    let scans: FileScan[];
+    try {
+      scans = this.own.scanAll(batch.files.map((rel) => path.join(this.root, rel)), batch.files, false);
+    } catch (error) {
+      // A bug, not a file's fault (those are values): it ends the search instead of the process.
+      return this.fail(error instanceof Error ? error : new Error(String(error)));
+    }
     const at = scans.flatMap((scan, index) => (scan === 'regex' ? [index] : []));
     if (at.length === 0) batch.scans = scans;
     else this.parts.push({ files: at.map((index) => batch.files[index]!), parent: batch, scans, at });

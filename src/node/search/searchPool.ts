@@ -126,7 +126,9 @@ export class SearchPool {
     const slot = this.lanes.length;
     const script = workerScript(this.options.script);
     const workerData: SearchWorkerData = { root: this.options.root, plan: this.options.plan, meter: this.meter.buffer, slot };
-    const worker = new Worker(script.code, { eval: script.eval, workerData });
+    // No inherited execArgv: a parent started with `--import tsx` (or other loaders) would make each
+    // worker load them again (hundreds of ms); the script needs none (the source path requires tsx itself).
+    const worker = new Worker(script.code, { eval: script.eval, workerData, execArgv: [] });
     const lane: Lane = { worker, online: false, jobs: [] };
     this.lanes.push(lane);
     this.started++;
