@@ -86,7 +86,9 @@ describe('search without ripgrep: workers, required text, ignore rules while wal
     const i = input('nee+dle');
     const result = await searchWithJs(i);
     assert.deepEqual(result.matches.map((m) => m.path), ['pkg7/f0777.ts']);
-    assert.equal(i.work.filesRead, FILES + 2 + 1); // the needle's file is read again by the worker that runs the regex
+    // Every file read once; the needle's file twice when the search's own thread found the text there
+    // before a worker was up (the worker that runs the regex reads it again).
+    assert.ok(i.work.filesRead === FILES + 2 || i.work.filesRead === FILES + 3, `${i.work.filesRead} files read`);
     assert.equal(i.work.regexLines, 1);
   });
 
