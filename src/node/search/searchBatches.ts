@@ -106,13 +106,13 @@ export class SearchBatches {
     }
   }
 
-  /** Ends the workers and waits for them. */
-  async dispose(): Promise<void> {
+  /** Ends the workers at once; the promise settles when their threads have exited. */
+  dispose(): Promise<void> {
     this.failure ??= new CancelledError();
     this.signal?.removeEventListener('abort', this.onAbort);
     // A walk paused for room goes on, sees it is stopped, and ends.
     this.notify();
-    await this.pool.dispose();
+    return this.pool.dispose();
   }
 
   private readonly onAbort = () => this.fail(new CancelledError());

@@ -37,9 +37,17 @@ const JOBS_PER_WORKER = 2;
 /** Search workers alive in this process (started and not yet exited): tests check that none outlives its search. */
 let liveWorkers = 0;
 
+/** Terminations asked for and not yet done. */
+const ending = new Set<Promise<void>>();
+
 /** How many search workers are alive now. */
 export function liveSearchWorkers(): number {
   return liveWorkers;
+}
+
+/** Resolves when every search worker asked to end has exited. */
+export async function searchWorkersEnded(): Promise<void> {
+  while (ending.size) await Promise.all([...ending]);
 }
 
 interface Lane {
@@ -62,7 +70,8 @@ function workerScript(given: string | undefined): { code: string; eval: boolean 
  * and one at a time as batches queue up. A regex that backtracks catastrophically blocks only its
  * worker: the pool watches the workers' regex time (`RegexMeter`, matching only) and, past the
  * deadline, ends every worker and fails with advice; the task's signal ends them at once too.
- * `dispose` must be called; no worker outlives it.
+ * `dispose` must be called: it ends every worker at once (V8 stops even a running regex); the
+ * promise it returns settles when their threads have exited.
  */
 export class SearchPool {
   private readonly lanes: Lane[] = [];
@@ -90,11 +99,15 @@ export class SearchPool {
     return this.lanes.filter((lane) => lane.online).length;
   }
 
-  /** Starts workers until `waiting` batches have one starting for them (up to the maximum). */
+  /**
+   * Starts one more worker when batches wait and none is starting (up to the maximum): workers
+   * start one after another, so a search that one worker finishes never pays for a second's start
+   * (on two busy cores, two starting at once delay each other).
+   */
   grow(waiting: number): void {
-    if (this.failed) return;
-    const booting = this.lanes.filter((lane) => !lane.online).length;
-    for (let n = booting; n < waiting && this.lanes.length < this.max; n++) this.startWorker();
+    if (this.failed || waiting <= 0 || this.lanes.length >= this.max) return;
+    if (this.lanes.some((lane) => !lane.online)) return;
+    this.startWorker();
   }
 
   /** Sends `files` to an idle worker; its scans (aligned with `files`, holes for nothing found), or `undefined` when no worker is idle. */
@@ -117,7 +130,9 @@ export class SearchPool {
     clearTimeout(this.timer);
     this.options.signal?.removeEventListener('abort', this.onAbort);
     const lanes = this.lanes.splice(0);
-    const ended = Promise.all(lanes.map((lane) => lane.worker.terminate())).then(() => undefined);
+    const ended = Promise.all(lanes.map((lane) => lane.worker.terminate())).then(() => undefined, () => undefined);
+    ending.add(ended);
+    void ended.then(() => ending.delete(ended));
     this.disposal = this.disposal ? Promise.all([this.disposal, ended]).then(() => undefined) : ended;
     return this.disposal;
   }

@@ -5,7 +5,7 @@ import { CancelledError, ToolError } from '../../../src/agent/errors';
 import { IgnoreRules } from '../../../src/node/ignoreRules';
 import { literalOf, searchWithJs, type JsSearchInput, type JsSearchWork } from '../../../src/node/search/jsSearch';
 import { requiredLiteral } from '../../../src/node/search/requiredLiteral';
-import { liveSearchWorkers } from '../../../src/node/search/searchPool';
+import { liveSearchWorkers, searchWorkersEnded } from '../../../src/node/search/searchPool';
 import { makeTempDir } from './support';
 
 // The search without ripgrep, over real files in real worker threads: the work it does is
@@ -79,6 +79,7 @@ describe('search without ripgrep: workers, required text, ignore rules while wal
     assert.equal(i.work.foldersRead, FOLDERS);
     assert.equal(i.work.regexLines, 0);
     assert.ok(i.work.workersStarted >= 1);
+    await searchWorkersEnded();
     assert.equal(liveSearchWorkers(), 0);
   });
 
@@ -111,6 +112,7 @@ describe('search without ripgrep: workers, required text, ignore rules while wal
     assert.deepEqual(result.matches.map((m) => m.path), ['pkg0/f0000.ts', 'pkg0/f0001.ts', 'pkg0/f0002.ts', 'pkg0/f0003.ts', 'pkg0/f0004.ts']);
     assert.equal(result.truncated, true);
     assert.ok(i.work.foldersRead < FOLDERS, `${i.work.foldersRead} folders listed`);
+    await searchWorkersEnded();
     assert.equal(liveSearchWorkers(), 0);
   });
 
