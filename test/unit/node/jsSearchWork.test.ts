@@ -4,6 +4,8 @@ import path from 'node:path';
 import { CancelledError, ToolError } from '../../../src/agent/errors';
 import { IgnoreRules } from '../../../src/node/ignoreRules';
 import { literalOf, searchWithJs, type JsSearchInput, type JsSearchWork } from '../../../src/node/search/jsSearch';
+import { FileScanner } from '../../../src/node/search/fileScanner';
+import { RegexMeter } from '../../../src/node/search/regexMeter';
 import { requiredLiteral } from '../../../src/node/search/requiredLiteral';
 import { liveSearchWorkers, searchWorkersEnded } from '../../../src/node/search/searchPool';
 import { makeTempDir } from './support';
@@ -126,11 +128,29 @@ describe('search without ripgrep: workers, required text, ignore rules while wal
     }
   });
 
-  it('the limit counts matching time, not reading or round trips: 24 batches under a 20 ms limit', async () => {
-    const i = input('^(export|const)\\b', { deadlineMs: 20, maxMatches: 10_000, maxWorkers: 1 });
+  it('the limit counts matching time, not reading or round trips: 1,502 files in 24 batches under a 5 ms limit', async () => {
+    // The regex runs on one line (the only one holding "dle"); reading and round trips would take far more than 5 ms.
+    const i = input('nee+dle', { deadlineMs: 5, maxWorkers: 1 });
     const result = await searchWithJs(i);
-    assert.equal(result.matches.length, FILES + 1);
-    assert.equal(i.work.workersStarted, 1);
+    assert.deepEqual(result.matches.map((m) => m.path), ['pkg7/f0777.ts']);
+    assert.equal(i.work.regexLines, 1);
+  });
+
+  it('the regex meter runs only around matching: once per file that reaches the regex, never around reading', () => {
+    class CountingMeter extends RegexMeter {
+      starts = 0;
+      override start(slot: number): void {
+        this.starts++;
+        super.start(slot);
+      }
+    }
+    const meter = new CountingMeter(RegexMeter.buffer(1));
+    const scanner = new FileScanner({ required: 'dle', regex: { source: 'nee+dle', flags: '' }, contextLines: 0, limit: 10, skipBinary: true, maxBytes: 1 << 20 }, meter);
+    const rels = ['pkg7/f0700.ts', 'pkg7/f0777.ts', 'pkg7/f0799.ts', 'slow.txt'];
+    const scans = scanner.scanAll(rels.map((rel) => path.join(root, rel)), rels, true);
+    assert.deepEqual(scans.map((scan) => (scan && scan !== 'regex' && 'matches' in scan ? scan.matches.map((m) => m.line) : scan)), [undefined, [2], undefined, undefined]);
+    assert.equal(scanner.work.filesRead, 4);
+    assert.equal(meter.starts, 1);
   });
 
   it('a pattern that really backtracks still stops at its limit, and its worker is ended', async () => {
