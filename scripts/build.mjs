@@ -123,6 +123,9 @@ for (const lazy of LAZY) {
 // The HTML conversion's worker thread (src/node/web/boundedHtml.ts starts it from beside the bundle
 // that loads it): Readability, linkedom and Turndown under the worker's own time and memory limits.
 jobs.push(build({ ...common, entryPoints: ['src/node/web/htmlWorker.ts'], outfile: 'dist/html-worker.js', minify: true, sourcemap: false, plugins: nodePlugins() }));
+// The JS search's worker threads (src/node/search/searchPool.ts starts them from beside the bundle
+// that loads it): read and match batches of files when `rg` is not on PATH.
+jobs.push(build({ ...common, entryPoints: ['src/node/search/searchWorker.ts'], outfile: 'dist/search-worker.js', minify: true, sourcemap: false, plugins: nodePlugins() }));
 if (existsSync('src/extension.ts')) {
   // `--metafile` writes what each package adds to the bundle (see `npm run bench`'s start-up figures).
   const metafile = process.argv.includes('--metafile');

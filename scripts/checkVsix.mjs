@@ -38,6 +38,7 @@ const REQUIRED = [
   'extension/dist/web.js',
   // The HTML conversion's worker thread, started from beside the bundle (src/node/web/boundedHtml.ts).
   'extension/dist/html-worker.js',
+  'extension/dist/search-worker.js',
   'extension/dist/openai.js',
   'extension/dist/anthropic.js',
   'extension/dist/mcp-sdk.js',

@@ -46,22 +46,52 @@ export class IgnoreRules {
     return false;
   }
 
-  private rulesFor(folderRel: string): Promise<Ignore | undefined> {
+  /**
+   * The same verdicts as `isIgnored` for the entries of one folder, with the folder's share of the
+   * work (which levels' rules apply, which of their parents are ignored) done once: a walk judges
+   * each entry with one rule test per level that has rules. `names` (the folder's entries, when
+   * already listed) spares reading rule files that are not there.
+   */
+  async folderMatcher(folderRel: string, names?: ReadonlySet<string>): Promise<(name: string, isDir: boolean) => boolean> {
+    const parts = folderRel.split('/').filter((p) => p !== '');
+    if (parts.some((p) => ALWAYS_SKIPPED.has(p))) return () => true;
+    const levels: Array<{ rules: Ignore; prefix: string }> = [];
+    for (let depth = parts.length; depth >= 0; depth--) {
+      const rules = await this.rulesFor(parts.slice(0, depth).join('/'), depth === parts.length ? names : undefined);
+      if (!rules) continue;
+      const below = parts.slice(depth);
+      // As in isIgnored: a level that ignores one of the entry's parents gives no verdict (the '' stands for the entry).
+      if (hasIgnoredParent(rules, [...below, ''])) continue;
+      levels.push({ rules, prefix: below.length ? `${below.join('/')}/` : '' });
+    }
+    return (name, isDir) => {
+      if (ALWAYS_SKIPPED.has(name)) return true;
+      for (const { rules, prefix } of levels) {
+        const verdict = rules.test(prefix + name + (isDir ? '/' : ''));
+        if (verdict.ignored) return true;
+        if (verdict.unignored) return false;
+      }
+      return false;
+    };
+  }
+
+  private rulesFor(folderRel: string, present?: ReadonlySet<string>): Promise<Ignore | undefined> {
     let rules = this.cache.get(folderRel);
     if (!rules) {
-      rules = this.load(folderRel);
+      rules = this.load(folderRel, present);
       this.cache.set(folderRel, rules);
     }
     return rules;
   }
 
-  private async load(folderRel: string): Promise<Ignore | undefined> {
-    const names = folderRel === '' ? [STEPWISE_IGNORE_FILE, ...PER_FOLDER_FILES] : PER_FOLDER_FILES;
+  private async load(folderRel: string, present?: ReadonlySet<string>): Promise<Ignore | undefined> {
+    const all = folderRel === '' ? [STEPWISE_IGNORE_FILE, ...PER_FOLDER_FILES] : PER_FOLDER_FILES;
+    const names = present ? all.filter((name) => present.has(name)) : all;
     const texts = await Promise.all(names.map((name) => readText(path.join(this.root, folderRel, name))));
-    const present = texts.filter((t): t is string => t !== undefined);
-    if (present.length === 0) return undefined;
+    const found = texts.filter((t): t is string => t !== undefined);
+    if (found.length === 0) return undefined;
     // Case-sensitive like git on Linux and ripgrep; the package defaults to ignoring case.
-    return ignore({ ignorecase: false }).add(present.join('\n'));
+    return ignore({ ignorecase: false }).add(found.join('\n'));
   }
 }
 

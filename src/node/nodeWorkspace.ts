@@ -44,6 +44,8 @@ export interface NodeWorkspaceOptions {
   rgPath?: string;
   /** ripgrep to use when `rg` is not on PATH (e.g. the one VS Code ships). */
   rgFallbackPath?: string;
+  /** The JS search's worker script (default `search-worker.js` beside the bundle); benches run from source point it at the built one. */
+  searchWorker?: string;
 }
 
 /** Where interrupted writes leave their temporary files (cleaned when a workspace starts). */
@@ -60,6 +62,7 @@ export class NodeWorkspace implements Workspace {
   private readonly search: SearchEngineChoice;
   private rgPath: Promise<string | undefined> | undefined;
   private readonly rgFallbackPath: string | undefined;
+  private readonly searchWorker: string | undefined;
   private readonly tempDir: string;
   /** How many temporary files of writes killed mid-way were removed when this workspace started. */
   readonly staleTempsRemoved: number;
@@ -72,6 +75,7 @@ export class NodeWorkspace implements Workspace {
     this.search = options.search ?? 'auto';
     if (options.rgPath) this.rgPath = Promise.resolve(options.rgPath);
     this.rgFallbackPath = options.rgFallbackPath;
+    this.searchWorker = options.searchWorker;
     this.tempDir = path.join(this.root, ...TEMP_DIR.split('/'));
     this.staleTempsRemoved = cleanStaleTemps(this.tempDir);
   }
@@ -251,7 +255,10 @@ export class NodeWorkspace implements Workspace {
     const contextLines = Math.max(0, Math.floor(query.contextLines));
     const maxMatches = Math.max(0, Math.floor(query.maxMatches));
     const runJs = () =>
-      searchWithJs({ root: this.root, scope, regex, contextLines, maxMatches, rules: new IgnoreRules(this.root), signal });
+      searchWithJs({
+        root: this.root, scope, regex, contextLines, maxMatches, rules: new IgnoreRules(this.root), signal,
+        ...(this.searchWorker ? { workerScript: this.searchWorker } : {}),
+      });
     if (this.search === 'js') return runJs();
 
     const rgPath = await this.findRipgrep();

@@ -1,21 +1,30 @@
-import { constants } from 'node:fs';
-import { open, opendir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { SearchMatch, SearchResult, SkippedFile } from '../../agent/ports';
 import { throwIfAborted } from '../../agent/errors';
 import type { IgnoreRules } from '../ignoreRules';
-import {
-  BINARY_SNIFF_BYTES,
-  MAX_SEARCH_FILE_BYTES,
-  buildMatch,
-  type SearchScope,
-} from './searchCommon';
-import { RegexWorker } from './regexWorker';
+import type { ScanPlan } from './fileScanner';
+import { literalOf, requiredLiteral } from './requiredLiteral';
+import { BATCH_FILES, SearchBatches } from './searchBatches';
+import { MAX_SEARCH_FILE_BYTES, type SearchScope } from './searchCommon';
+import { walkSearchTree } from './searchWalk';
+
+export { literalOf } from './requiredLiteral';
 
 /** A file named as the search path is read up to this size (a folder's files up to 2 MB). */
 export const MAX_NAMED_FILE_BYTES = 32 * 1024 * 1024;
 /** Skipped files listed by name; the rest are only counted. */
 export const MAX_SKIPPED_LISTED = 20;
+
+/** Work one JS search did, counted for tests and the bench. */
+export interface JsSearchWork {
+  /** Files opened and read (in any thread). */
+  filesRead: number;
+  /** Lines the regex ran on (files and lines without the pattern's required text are not matched). */
+  regexLines: number;
+  /** Folders listed by the walk (ignored folders are never listed). */
+  foldersRead: number;
+  /** Worker threads started. */
+  workersStarted: number;
+}
 
 /** Inputs of one JS search; the scope is already confined to the workspace. */
 export interface JsSearchInput {
@@ -28,123 +37,118 @@ export interface JsSearchInput {
   signal?: AbortSignal;
   /** The regex's matching time limit (default REGEX_DEADLINE_MS). */
   deadlineMs?: number;
-  /** Work done, filled in for tests and the bench: files read, and batches of lines the regex worker matched. */
-  work?: { filesRead: number; regexBatches: number };
-}
-
-/** Files read ahead of the one being matched (reads overlap; results stay in tree order). */
-const READ_AHEAD = 16;
-
-/** The text a pattern without regex syntax stands for (matched with indexOf, no worker); `undefined` for a real regex. */
-export function literalOf(regex: RegExp): string | undefined {
-  if (regex.flags.replace(/[gyu]/g, '') !== '') return undefined;
-  return /[\\^$.*+?()[\]{}|]/.test(regex.source) ? undefined : regex.source;
+  /** Worker threads at most (default: the cores, up to 4). */
+  maxWorkers?: number;
+  /** The worker script (default `search-worker.js` beside the bundle); benches run from source point it at the built one. */
+  workerScript?: string;
+  /** Filled in with the work done. */
+  work?: JsSearchWork;
 }
 
 /**
  * Searches like `rg --sort path` without ripgrep: files in tree order (names sorted per folder),
- * ignore rules and glob overrides as rg applies them, symlinks and special files not followed,
- * files over 2 MB (32 MB for a file named as the path) and binary files (a NUL in the first
- * 8 KB) skipped and reported in `skipped`. Matching runs in a worker (`RegexWorker`) so a
- * backtracking pattern cannot block the event loop. Stops after one match past `maxMatches`.
+ * ignore rules and glob overrides as rg applies them (while walking: an ignored folder is never
+ * listed), symlinks and special files not followed, files over 2 MB (32 MB for a file named as
+ * the path) and binary files (a NUL in the first 8 KB) skipped and reported in `skipped`.
+ * Files are read and matched in batches by worker threads (as many as the cores, up to 4), and
+ * by this thread while none is up yet when the pattern holds a required text (checked on the
+ * bytes first). The regex runs only in workers, so a backtracking pattern cannot block the event
+ * loop; its time (matching only) is limited. Stops after one match past `maxMatches`; the
+ * results are in tree order whichever thread found them.
  * Regex classes differ on non-ASCII text: JavaScript's `\w`, `\d`, `\b` are ASCII, rg's Unicode.
  */
 export async function searchWithJs(input: JsSearchInput): Promise<SearchResult> {
+  throwIfAborted(input.signal);
+  const work = input.work ?? { filesRead: 0, regexLines: 0, foldersRead: 0, workersStarted: 0 };
+  const batches = new SearchBatches(input.root, scanPlan(input), {
+    pattern: input.regex.source,
+    ...(input.deadlineMs !== undefined ? { deadlineMs: input.deadlineMs } : {}),
+    ...(input.maxWorkers !== undefined ? { maxWorkers: input.maxWorkers } : {}),
+    ...(input.workerScript !== undefined ? { script: input.workerScript } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  let stopped = false;
+  const walking = walk(input, batches, () => stopped, work);
   const matches: SearchMatch[] = [];
   const skipped = new Skipped();
-  const literal = literalOf(input.regex);
-  const worker = new RegexWorker(input.regex, input.signal, input.deadlineMs);
-  const work = input.work ?? { filesRead: 0, regexBatches: 0 };
-  // Files wait here to go to the worker together: one round trip for many small files.
-  let batch: Array<{ rel: string; lines: string[] }> = [];
-  let batchLines = 0;
-  const matchBatch = async (): Promise<boolean> => {
-    const files = batch;
-    batch = [];
-    batchLines = 0;
-    const hits = files.length ? await worker.matchingLines(files.flatMap((f) => f.lines)) : [];
-    let h = 0;
-    let offset = 0;
-    for (const file of files) {
-      const lines = file.lines;
-      const mine: number[] = [];
-      for (; h < hits.length && hits[h]! < offset + lines.length; h++) mine.push(hits[h]! - offset);
-      offset += lines.length;
-      if (take(file.rel, lines, mine)) return true;
-    }
-    return false;
-  };
-  /** Adds a file's matches; true once the list is full (one past `maxMatches` was found). */
-  const take = (rel: string, lines: readonly string[], hits: readonly number[]): boolean => {
-    for (const i of hits) {
-      if (matches.length === input.maxMatches) return true;
-      matches.push(buildMatch(rel, i + 1, input.contextLines, (n) => lines[n - 1]));
-    }
-    return false;
-  };
   let truncated = false;
+  let failed = true;
   try {
-    for await (const { rel, lines } of readAhead(candidateFiles(input, skipped), input, literal, work)) {
-      throwIfAborted(input.signal);
-      if (lines === 'binary') {
-        skipped.add({ path: rel, reason: 'binary', size: (await stat(path.join(input.root, rel)).catch(() => undefined))?.size ?? 0 });
-        continue;
+    outer: for await (const batch of batches.results()) {
+      for (const [i, scan] of (batch.scans ?? []).entries()) {
+        if (scan === undefined || scan === 'regex') continue;
+        if ('skipped' in scan) {
+          skipped.add({ path: batch.files[i]!, reason: scan.skipped, size: scan.size });
+          continue;
+        }
+        for (const match of scan.matches) {
+          if (matches.length === input.maxMatches) {
+            truncated = true;
+            break outer;
+          }
+          matches.push(match);
+        }
       }
-      if (!lines) continue;
-      if (literal !== undefined) {
-        truncated = take(rel, lines, literalHits(lines, literal));
-      } else {
-        batch.push({ rel, lines });
-        batchLines += lines.length;
-        if (batchLines >= BATCH_LINES || batch.length >= BATCH_FILES) truncated = await matchBatch();
-      }
-      if (truncated) break;
     }
-    if (!truncated) truncated = await matchBatch();
+    failed = false;
   } finally {
-    work.regexBatches += worker.batches;
-    worker.dispose();
+    stopped = true;
+    // Every worker is told to end now. A search that failed or was cancelled returns once they have
+    // exited; one that succeeded does not wait for their threads to wind down (tens of ms on busy cores).
+    const ended = batches.dispose();
+    if (failed) await ended;
+    await walking;
+    Object.assign(work, { ...batches.work, foldersRead: work.foldersRead });
   }
   return { matches, truncated, engine: 'js', ...skipped.result() };
 }
 
-/** A batch for the regex worker closes at this many lines or files. */
-const BATCH_LINES = 20_000;
-const BATCH_FILES = 64;
-
-/** Line indices holding `literal` (a plain string cannot backtrack: no worker needed). */
-function literalHits(lines: readonly string[], literal: string): number[] {
-  const hits: number[] = [];
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.includes(literal)) hits.push(i);
-  return hits;
+/** What each file is checked for: a plain text needs no regex; a regex's required text lets files without it be passed over. */
+function scanPlan(input: JsSearchInput): ScanPlan {
+  const literal = literalOf(input.regex);
+  const required = literal ?? requiredLiteral(input.regex);
+  return {
+    ...(required !== undefined ? { required } : {}),
+    ...(literal === undefined ? { regex: { source: input.regex.source, flags: input.regex.flags } } : {}),
+    contextLines: input.contextLines,
+    limit: input.maxMatches + 1,
+    skipBinary: !input.scope.isFile,
+    maxBytes: input.scope.isFile ? MAX_NAMED_FILE_BYTES : MAX_SEARCH_FILE_BYTES,
+  };
 }
 
-/** The candidate files' lines, in order, with up to READ_AHEAD reads in flight. A file without the literal is not split into lines. */
-async function* readAhead(files: AsyncGenerator<string>, input: JsSearchInput, literal: string | undefined, work: { filesRead: number }): AsyncGenerator<{ rel: string; lines: Lines }> {
-  const queue: Array<{ rel: string; lines: Promise<Lines> }> = [];
-  const start = (rel: string) => {
-    work.filesRead += 1;
-    queue.push({ rel, lines: readTextLines(path.join(input.root, rel), !input.scope.isFile, literal) });
-  };
+/** Feeds the walk's files to `batches` in batches; never rejects (a failure ends the search through `batches`). */
+async function walk(input: JsSearchInput, batches: SearchBatches, stopped: () => boolean, work: JsSearchWork): Promise<void> {
   try {
-    for await (const rel of files) {
-      start(rel);
-      if (queue.length >= READ_AHEAD) {
-        const next = queue.shift()!;
-        yield { rel: next.rel, lines: await next.lines };
-      }
+    if (input.scope.isFile) {
+      batches.add([input.scope.rel]);
+    } else {
+      let files: string[] = [];
+      await walkSearchTree({
+        root: input.root,
+        rel: input.scope.rel,
+        ...(input.scope.compiledGlob ? { compiledGlob: input.scope.compiledGlob } : {}),
+        rules: input.rules,
+        ...(input.signal ? { signal: input.signal } : {}),
+        stopped,
+        room: () => batches.room(),
+        work,
+        onFile: (rel) => {
+          files.push(rel);
+          if (files.length < BATCH_FILES) return;
+          batches.add(files);
+          files = [];
+        },
+      });
+      if (files.length && !stopped()) batches.add(files);
     }
-    while (queue.length) {
-      const next = queue.shift()!;
-      yield { rel: next.rel, lines: await next.lines };
-    }
-  } finally {
-    // Stopped early (enough matches, abort): the reads in flight still settle, their handles closed.
-    await Promise.allSettled(queue.map((q) => q.lines));
+    batches.finish();
+  } catch (error) {
+    batches.fail(error instanceof Error ? error : new Error(String(error)));
   }
 }
 
-/** Files a search left out: the first few by name, all of them counted. */
+/** Files a search left out: the first few by name (in tree order: results come in order), all of them counted. */
 class Skipped {
   private readonly listed: SkippedFile[] = [];
   private count = 0;
@@ -153,92 +157,6 @@ class Skipped {
     if (this.listed.length < MAX_SKIPPED_LISTED) this.listed.push(file);
   }
   result(): Pick<SearchResult, 'skipped' | 'skippedCount'> {
-    // Sizes are judged while walking, binaries while reading (files ahead): list them in tree order.
-    const listed = [...this.listed].sort((a, b) => treeOrder(a.path, b.path));
-    return this.count === 0 ? {} : { skipped: listed, skippedCount: this.count };
-  }
-}
-
-/** Tree order of two relative paths: folder by folder, names compared as the walk sorts them. */
-function treeOrder(a: string, b: string): number {
-  const x = a.split('/');
-  const y = b.split('/');
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
-  return x.length - y.length;
-}
-
-async function* candidateFiles(input: JsSearchInput, skipped: Skipped): AsyncGenerator<string> {
-  if (input.scope.isFile) {
-    const size = (await stat(path.join(input.root, input.scope.rel)).catch(() => undefined))?.size ?? 0;
-    if (size > MAX_NAMED_FILE_BYTES) skipped.add({ path: input.scope.rel, reason: 'size', size });
-    else yield input.scope.rel;
-    return;
-  }
-  yield* walk(input, input.scope.rel, skipped);
-}
-
-async function* walk(input: JsSearchInput, folderRel: string, skipped: Skipped): AsyncGenerator<string> {
-  throwIfAborted(input.signal);
-  const entries: { name: string; isDir: boolean }[] = [];
-  let dir;
-  try {
-    dir = await opendir(path.join(input.root, folderRel));
-  } catch {
-    return; // unreadable folder: rg reports it on stderr and goes on
-  }
-  for await (const entry of dir) {
-    // rg does not follow symlinks unless asked, and neither do we.
-    if (entry.isDirectory()) entries.push({ name: entry.name, isDir: true });
-    else if (entry.isFile()) entries.push({ name: entry.name, isDir: false });
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  // A folder's entries are judged together (ignore rules, sizes): the stats overlap, the order stays.
-  const rels = entries.map((entry) => (folderRel === '' ? entry.name : `${folderRel}/${entry.name}`));
-  const selected = await Promise.all(entries.map((entry, i) => isSelected(input, rels[i]!, entry.isDir, skipped)));
-  for (let i = 0; i < entries.length; i++) {
-    if (!selected[i]) continue;
-    if (entries[i]!.isDir) yield* walk(input, rels[i]!, skipped);
-    else yield rels[i]!;
-  }
-}
-
-async function isSelected(input: JsSearchInput, rel: string, isDir: boolean, skipped: Skipped): Promise<boolean> {
-  if (rel.split('/').includes('.git')) return false;
-  const verdict = input.scope.compiledGlob?.verdict(rel, isDir);
-  if (verdict === 'exclude') return false;
-  if (verdict !== 'include' && (await input.rules.isIgnored(rel, isDir))) return false;
-  if (isDir) return true;
-  const size = (await stat(path.join(input.root, rel)).catch(() => undefined))?.size;
-  if (size === undefined) return false;
-  if (size <= MAX_SEARCH_FILE_BYTES) return true;
-  skipped.add({ path: rel, reason: 'size', size });
-  return false;
-}
-
-/** A file's lines, `'binary'`, or `undefined` (unreadable, not a regular file, or without the literal: nothing to match). */
-type Lines = string[] | 'binary' | undefined;
-
-/** The file's lines without terminators; `'binary'` for a binary file (when `skipBinary`); `undefined` when unreadable or not a regular file, or when it lacks `literal`. */
-async function readTextLines(file: string, skipBinary: boolean, literal?: string): Promise<Lines> {
-  let handle;
-  try {
-    // Non-blocking: a FIFO put in place of a file after the walk must not hang the search.
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return undefined;
-    const bytes = await handle.readFile();
-    if (skipBinary && bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return 'binary';
-    let text = bytes.toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text === '') return [];
-    if (literal !== undefined && !text.includes(literal)) return undefined;
-    const lines = text.split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    return lines;
-  } finally {
-    await handle.close();
+    return this.count === 0 ? {} : { skipped: this.listed, skippedCount: this.count };
   }
 }

@@ -160,7 +160,8 @@ export const fileFaults: FaultCase[] = [
     name: 'a catastrophic regex stops at its deadline with advice',
     boundMs: 9_000,
     async run(world) {
-      writeFileSync(world.at('b.txt'), `${'a'.repeat(40)}b\n`);
+      // The line holds the pattern's required text ("c"): a file without it is passed over before the regex runs.
+      writeFileSync(world.at('b.txt'), `${'a'.repeat(40)}bc\n`);
       const result = await world.call('search_files', { pattern: '(a|aa)+\\1c', path: 'b.txt' });
       assert.equal(result.isError, true);
       assert.match(result.content, /took over 5 s/);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { HistoryStore } from '../../../src/node/historyStore';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -69,6 +69,32 @@ describe('lazy bundles (the built dist/)', () => {
       worker,
     );
     assert.deepEqual(JSON.parse(out), { ok: true, page: { title: 'T', markdown: 'Hello [link](http://site.test/x)' } });
+  });
+
+  it('search-worker.js reads and matches a batch in a worker thread started from beside the bundles (as searchPool does)', () => {
+    const worker = path.join(dist, 'search-worker.js');
+    assert.ok(existsSync(worker), `${worker} is missing`);
+    const root = mkdtempSync(path.join(os.tmpdir(), 'stepwise-search-worker-'));
+    try {
+      writeFileSync(path.join(root, 'a.txt'), 'one\nneedle 42\nthree\n');
+      writeFileSync(path.join(root, 'b.txt'), 'nothing here\n');
+      const out = node(
+        `const { Worker } = require('node:worker_threads');
+         const plan = { required: 'needle', regex: { source: 'needle \\\\d+', flags: '' }, contextLines: 1, limit: 10, skipBinary: true, maxBytes: 1 << 20 };
+         const w = new Worker(process.argv[1], { execArgv: [], workerData: { root: process.argv[2], plan, meter: new SharedArrayBuffer(16), slot: 0 } });
+         w.once('message', (m) => { process.stdout.write(JSON.stringify(m)); void w.terminate(); });
+         w.postMessage({ id: 7, files: 'a.txt\\0b.txt' });`,
+        worker,
+        root,
+      );
+      assert.deepEqual(JSON.parse(out), {
+        id: 7,
+        found: [[0, { matches: [{ path: 'a.txt', line: 2, text: 'needle 42', before: ['one'], after: ['three'] }] }]],
+        work: { filesRead: 2, regexLines: 1 },
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   // What each CLI command loads, counted in the process that runs it: `history list` and `--help` load
