@@ -32,8 +32,13 @@ export class TaskCheckpoints {
   /** The tree of the latest snapshot, and whether the workspace is known to be unchanged since (see `willChange`). */
   private lastSnapshot: Snapshot | undefined;
   private unchanged = false;
-  /** Work done, for tests and the bench: snapshots taken from the workspace, and those reused because nothing could have changed. */
-  readonly work = { snapshots: 0, reused: 0 };
+  /**
+   * The paths written since the latest snapshot when nothing else can have changed the workspace
+   * (only tools that write through `wrote` ran); `undefined`: anything may have changed.
+   */
+  private written: Set<string> | undefined;
+  /** Work done, for tests and the bench: snapshots taken from the workspace (those limited to the written paths among them), and those reused because nothing could have changed. */
+  readonly work = { snapshots: 0, scoped: 0, reused: 0 };
 
   constructor(
     private readonly setup: CheckpointSetup,
@@ -72,6 +77,22 @@ export class TaskCheckpoints {
    */
   willChange(): void {
     this.unchanged = false;
+    this.written = undefined;
+  }
+
+  /**
+   * Like `willChange`, for a call that changes files only by writes reported to `wrote`: the next
+   * tool call's checkpoint may look at the written paths alone.
+   */
+  willWrite(): void {
+    this.unchanged = false;
+  }
+
+  /** A file was (or is about to be) written; `undefined`: a write whose path is not known, so anything may have changed. */
+  wrote(rel: string | undefined): void {
+    this.unchanged = false;
+    if (rel === undefined) this.written = undefined;
+    else this.written?.add(rel);
   }
 
   /** What `willChange` announced ran nothing and wrote nothing (a refused or failed edit): the latest snapshot still holds. */
@@ -103,9 +124,16 @@ export class TaskCheckpoints {
       // Only a tool call's checkpoint is reused: steps, finish and the end (few per task) always look,
       // so what the flow itself writes between calls (reports, checks' output) is never missed.
       const reuse = this.unchanged && kind === 'tool' ? this.lastSnapshot : undefined;
-      const snapshot = reuse ?? (await store.snapshot(signal));
+      const written = kind === 'tool' && this.lastSnapshot ? this.written : undefined;
+      // Taken before the snapshot starts: a write reported while it runs must count for the next one.
+      this.written = new Set();
+      const snapshot = reuse ?? (await store.snapshot(signal, written && [...written]).catch((error: unknown) => {
+        this.written = undefined;
+        throw error;
+      }));
       if (reuse) this.work.reused += 1;
       else this.work.snapshots += 1;
+      if (!reuse && written) this.work.scoped += 1;
       this.lastSnapshot = snapshot;
       this.unchanged = true;
       this.sayRecoveredOnce();

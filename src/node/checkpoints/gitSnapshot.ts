@@ -6,6 +6,7 @@ import { isSecretFile, SECRET_SKIP_REASON } from '../../agent/checkpoints/secret
 import { STEPWISE_IGNORE_FILE } from '../ignoreRules';
 import { nulFields, runGit, type GitPlaces } from './gitRunner';
 import { LargeFiles } from './largeFiles';
+import { snapshotScope } from './snapshotScope';
 
 /**
  * Left out of every checkpoint besides what `.gitignore` and `.stepwiseignore` say: dependency
@@ -43,14 +44,30 @@ const OVERSIZED_MARK = '# stepwise: files over the size cap';
  */
 export const RAW_ATTRIBUTES = '# stepwise raw v1: store bytes as they are\n* -text -eol -ident -filter -working-tree-encoding -diff -merge\n';
 
+/** Work a snapshotter did, counted for tests and the bench (never for decisions). */
+export interface SnapshotWork {
+  /** Git processes started by snapshots. */
+  gitProcesses: number;
+  /** Paths handed to `update-index` to be hashed and staged. */
+  pathsStaged: number;
+  /** Snapshots that looked at the whole tree, and those limited to the paths written since the previous one. */
+  full: number;
+  scoped: number;
+}
+
 /**
  * Takes snapshots of one workspace into our repository: finds what changed since the index last
  * saw it (`ls-files -m -o` honours `.gitignore` in every folder and our exclude file), leaves out
  * nested repositories, unreadable files and files over the cap, stages the rest and writes a tree.
  * Unchanged files are not read again (git compares stat data), so a snapshot costs a walk plus
- * the changed bytes.
+ * the changed bytes. When the caller knows the only paths written since the previous snapshot
+ * (see `snapshotScope`), the listing is limited to them: no walk, and `write-tree` reuses the
+ * index's cached trees of every untouched folder.
  */
 export class GitSnapshotter {
+  readonly work: SnapshotWork = { gitProcesses: 0, pathsStaged: 0, full: 0, scoped: 0 };
+  /** Set once this process has looked at the whole tree: until then the index may be older than the workspace. */
+  private looked = false;
   private readonly oversized = new Set<string>();
   /** Secret files already dropped from our index in this process (an old store may hold them). */
   private readonly secretsUnstaged = new Set<string>();
@@ -65,13 +82,19 @@ export class GitSnapshotter {
     this.large = new LargeFiles(path.join(places.gitDir, 'stepwise-large.json'));
   }
 
-  /** Snapshots the workspace now. */
-  async snapshot(signal?: AbortSignal): Promise<Snapshot> {
-    await this.ensureRawAttributes();
+  /**
+   * Snapshots the workspace now. `written`: the only paths changed since this snapshotter's
+   * previous snapshot, when the caller knows them; the whole tree is looked at anyway when the
+   * index may be older than that snapshot or the paths cannot be vouched for (`snapshotScope`).
+   */
+  async snapshot(signal?: AbortSignal, written?: readonly string[]): Promise<Snapshot> {
+    const reset = await this.ensureRawAttributes();
     if (this.excludeText === undefined) await this.loadOversized(path.join(this.places.gitDir, 'info', 'exclude'));
     const large = await this.refreshOversized();
-    await this.writeExcludes();
-    const listed = nulFields(await runGit(this.places, ['ls-files', '-z', '-m', '-o', '--exclude-standard'], undefined, signal));
+    const rulesChanged = await this.writeExcludes();
+    const scope = written && this.looked && !reset && !rulesChanged ? await snapshotScope(this.places.workTree, written) : undefined;
+    this.work[scope ? 'scoped' : 'full'] += 1;
+    const listed = nulFields(await this.git(['ls-files', '-z', '-m', '-o', '--exclude-standard', ...(scope ? ['--', ...scope] : [])], undefined, signal));
     const skipped: SkippedFile[] = [];
     const stage: string[] = [];
     const unstage: string[] = [];
@@ -96,11 +119,13 @@ export class GitSnapshotter {
       }),
     );
     if (unstage.length) {
-      await runGit(this.places, ['update-index', '--force-remove', '-z', '--stdin'], unstage.join('\0') + '\0', signal);
+      await this.git(['update-index', '--force-remove', '-z', '--stdin'], unstage.join('\0') + '\0', signal);
       await this.writeExcludes();
     }
-    if (stage.length) await runGit(this.places, ['update-index', '--add', '--remove', '-z', '--stdin'], stage.sort().join('\0') + '\0', signal);
-    const tree = (await runGit(this.places, ['write-tree'], undefined, signal)).toString('utf8').trim();
+    if (stage.length) await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], stage.sort().join('\0') + '\0', signal);
+    this.work.pathsStaged += stage.length;
+    const tree = (await this.git(['write-tree'], undefined, signal)).toString('utf8').trim();
+    if (!scope) this.looked = true;
     for (const rel of this.oversized) if (!skipped.some((s) => s.path === rel)) skipped.push({ path: rel, reason: this.capText() });
     Object.assign(large, await this.large.fingerprints([...this.oversized].filter((rel) => !(rel in large)), this.places.workTree));
     await this.large.save();
@@ -123,19 +148,25 @@ export class GitSnapshotter {
     return this.large.fingerprints(still, this.places.workTree);
   }
 
+  private git(args: readonly string[], input: string | undefined, signal: AbortSignal | undefined): Promise<Buffer> {
+    this.work.gitProcesses += 1;
+    return runGit(this.places, args, input, signal);
+  }
+
   /**
    * Writes `RAW_ATTRIBUTES` when it is missing or older; then the index (hashed under other
    * attributes, possibly holding secret files) is dropped so the next snapshot starts clean.
+   * True when it dropped the index.
    */
-  private async ensureRawAttributes(): Promise<void> {
-    if (this.attributesChecked) return;
-    const file = path.join(this.places.gitDir, 'info', 'attributes');
-    if ((await readFile(file, 'utf8').catch(() => '')) !== RAW_ATTRIBUTES) {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, RAW_ATTRIBUTES);
-      await rm(this.places.indexFile, { force: true });
-    }
+  private async ensureRawAttributes(): Promise<boolean> {
+    if (this.attributesChecked) return false;
     this.attributesChecked = true;
+    const file = path.join(this.places.gitDir, 'info', 'attributes');
+    if ((await readFile(file, 'utf8').catch(() => '')) === RAW_ATTRIBUTES) return false;
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, RAW_ATTRIBUTES);
+    await rm(this.places.indexFile, { force: true });
+    return true;
   }
 
   /** Why a listed path is left out, or `undefined` to stage it (also when it was deleted). */
@@ -155,16 +186,17 @@ export class GitSnapshotter {
     return `over the ${Math.round(this.maxFileBytes / 1024)} KiB checkpoint size cap`;
   }
 
-  /** Our exclude file: the defaults, the root `.stepwiseignore`, and the oversized files, rewritten only when it changes. */
-  private async writeExcludes(): Promise<void> {
+  /** Our exclude file: the defaults, the root `.stepwiseignore`, and the oversized files, rewritten only when it changes (then true). */
+  private async writeExcludes(): Promise<boolean> {
     const file = path.join(this.places.gitDir, 'info', 'exclude');
     const own = await readFile(path.join(this.places.workTree, STEPWISE_IGNORE_FILE), 'utf8').catch(() => '');
     const escape = (rel: string) => '/' + rel.replace(/([\\*?[\]!#])/g, '\\$1').replace(/^(\s)/, '\\$1');
     const text = [...DEFAULT_EXCLUDES, ...this.ownStateExcludes(), `# ${STEPWISE_IGNORE_FILE}`, own, OVERSIZED_MARK, ...[...this.oversized].sort().map(escape), ''].join('\n');
-    if (text === this.excludeText) return;
+    if (text === this.excludeText) return false;
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, text);
     this.excludeText = text;
+    return true;
   }
 
   /**

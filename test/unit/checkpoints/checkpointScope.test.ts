@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runTask } from '../../../src/agent/flow/runTask';
+import { builtinTools } from '../../../src/agent/tools/builtins';
+import { WORKSPACE_WRITERS } from '../../../src/agent/flow/taskGuards';
+import { GitCheckpointStore, openGitCheckpointStore } from '../../../src/node/checkpoints/gitCheckpointStore';
+import { ExecaCommandRunner } from '../../../src/node/execaCommandRunner';
+import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
+import { call, finish, flowModel, harness } from '../flow/flowHarness';
+
+/** A workspace of `n` small files in a few folders, so a full look and a scoped one differ in work. */
+async function tree(ws: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const file = path.join(ws, `src/pkg${i % 4}/mod${i % 5}/f${i}.ts`);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `export const v${i} = ${i};\n`);
+  }
+}
+
+async function openStore(base: string, ws: string, taskId = 'task-1', maxFileBytes?: number): Promise<GitCheckpointStore> {
+  const opened = await openGitCheckpointStore({ home: path.join(base, 'home'), workspace: ws, taskId, ...(maxFileBytes ? { maxFileBytes } : {}) });
+  assert.ok(opened.store instanceof GitCheckpointStore, opened.offReason);
+  return opened.store;
+}
+
+/** The tree a fresh store (its own index, a full look) makes of the workspace now. */
+async function fullTree(base: string, ws: string, maxFileBytes?: number): Promise<string> {
+  const store = await openStore(path.join(base, `fresh-${Math.random().toString(36).slice(2)}`), ws, 'fresh', maxFileBytes);
+  return (await store.snapshot()).tree;
+}
+
+// Counted at a real git store over real files: what a checkpoint after a write costs, and that the
+// scoped look never gives a different tree from a full one.
+describe('checkpoints after a write look at the written paths alone (real git store, real files)', () => {
+  let base: string;
+  beforeEach(async () => (base = await mkdtemp(path.join(os.tmpdir(), 'stepwise-cp-scope-'))));
+  afterEach(async () => rm(base, { recursive: true, force: true }));
+
+  it('a one-file write costs three git processes and one path staged; a command makes the next one look at everything and its file is captured', async () => {
+    const ws = path.join(base, 'ws');
+    await tree(ws, 60);
+    const store = await openStore(base, ws);
+    const model = flowModel({
+      direct: [
+        call('write_file', { path: 'src/pkg1/mod1/new.ts', content: 'one\n' }),
+        call('edit_file', { path: 'src/pkg2/mod2/f2.ts', edits: [{ search: 'v2 = 2', replace: 'v2 = 22' }] }),
+        call('write_file', { path: 'src/pkg3/mod3/f3.ts', content: 'three\n' }),
+        call('run_command', { command: 'printf made > made-by-command.txt && rm src/pkg0/mod0/f0.ts' }),
+        call('write_file', { path: 'last.txt', content: 'last\n' }),
+        finish('Done.'),
+      ],
+    });
+    const h = harness(model, { task: 'Change files', planMode: 'never', verify: { mode: 'off', commands: [] } });
+    h.options.workspace = new NodeWorkspace(ws);
+    h.options.commands = new ExecaCommandRunner({ killGraceMs: 500 });
+    h.options.checkpoints = { store };
+    const seen: { full: number; scoped: number; gitProcesses: number; pathsStaged: number }[] = [];
+    const snapshot = store.snapshot.bind(store);
+    store.snapshot = async (signal, written) => {
+      const before = { ...store.work };
+      const out = await snapshot(signal, written);
+      const after = store.work;
+      seen.push({ full: after.full - before.full, scoped: after.scoped - before.scoped, gitProcesses: after.gitProcesses - before.gitProcesses, pathsStaged: after.pathsStaged - before.pathsStaged });
+      return out;
+    };
+    const result = await runTask(h.options);
+    assert.equal(result.outcome, 'finished', result.reason);
+
+    const list = await store.list();
+    assert.deepEqual(list.map((c) => c.tool ?? c.kind), ['task_start', 'write_file', 'edit_file', 'write_file', 'run_command', 'write_file', 'finish']);
+    // Snapshots in order: start (full), the first write reuses it, then one per call after a write or the command, finish, end.
+    const scopedOnes = seen.filter((s) => s.scoped === 1);
+    assert.equal(scopedOnes.length, 3, 'the checkpoints after write_file, edit_file and write_file look at one path each');
+    for (const s of scopedOnes) assert.deepEqual(s, { full: 0, scoped: 1, gitProcesses: 3, pathsStaged: 1 });
+    const afterCommand = list.find((c) => c.tool === 'write_file' && c.seq! > list.find((d) => d.tool === 'run_command')!.seq!)!;
+    const files = async (tree: string, rel: string) => (await store.readFile(tree, rel)) && Buffer.from((await store.readFile(tree, rel))!).toString();
+    assert.equal(await files(afterCommand.tree, 'made-by-command.txt'), 'made', 'the file the command made is in the next checkpoint');
+    assert.equal(await store.readFile(afterCommand.tree, 'src/pkg0/mod0/f0.ts'), undefined, 'the file the command deleted is gone from it');
+    const runCommandCp = list.find((c) => c.tool === 'run_command')!;
+    assert.equal(await files(runCommandCp.tree, 'src/pkg3/mod3/f3.ts'), 'three\n', 'the scoped checkpoint holds the write before it');
+    assert.equal(await files(runCommandCp.tree, 'src/pkg2/mod2/f2.ts'), 'export const v2 = 22;\n');
+    assert.equal(list.at(-1)!.tree, await fullTree(base, ws), 'the last checkpoint equals a full look at the workspace');
+  });
+
+  const cases: { name: string; setup?: (ws: string) => Promise<void>; write: Record<string, string>; expectScoped: boolean }[] = [
+    { name: 'a plain new file', write: { 'src/pkg1/mod1/added.ts': 'x\n' }, expectScoped: true },
+    { name: 'two changed files', write: { 'src/pkg1/mod1/f1.ts': 'a\n', 'src/pkg2/mod2/f2.ts': 'b\n' }, expectScoped: true },
+    { name: 'an ignored file (not staged, as a full look would not)', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), 'build/\n'), write: { 'build/out.js': 'x\n' }, expectScoped: true },
+    { name: 'a secret file (never staged)', write: { 'config/.env': 'KEY=1\n' }, expectScoped: true },
+    { name: 'a file over the size cap (left out)', write: { 'big.bin': 'x'.repeat(3000) }, expectScoped: true },
+    { name: 'a .gitignore (the rules change: full look)', write: { '.gitignore': 'src/pkg1/\n' }, expectScoped: false },
+    { name: 'the root .stepwiseignore (full look)', write: { '.stepwiseignore': 'src/pkg2/\n' }, expectScoped: false },
+    {
+      name: 'a file through a linked folder (its target changed: full look)',
+      setup: async (ws) => symlink(path.join(ws, 'src/pkg3'), path.join(ws, 'linked')),
+      write: { 'linked/mod3/f3.ts': 'via link\n' },
+      expectScoped: false,
+    },
+    { name: 'a path outside the workspace (full look)', write: { '../outside.txt': 'x\n' }, expectScoped: false },
+  ];
+  for (const c of cases) {
+    it(`scoped snapshot, table: ${c.name}`, async () => {
+      const ws = path.join(base, 'ws');
+      await tree(ws, 20);
+      await c.setup?.(ws);
+      const store = await openStore(base, ws, 'task-1', 2048);
+      await store.snapshot();
+      for (const [rel, text] of Object.entries(c.write)) {
+        await mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
+        await writeFile(path.join(ws, rel), text);
+      }
+      const before = { ...store.work };
+      const snap = await store.snapshot(undefined, Object.keys(c.write));
+      assert.equal(store.work.scoped - before.scoped, c.expectScoped ? 1 : 0);
+      assert.equal(store.work.full - before.full, c.expectScoped ? 0 : 1);
+      // A full look of this store keeps files it already held that are now ignored, as it always did; a scoped one must equal a fresh full look.
+      if (c.expectScoped) assert.equal(snap.tree, await fullTree(base, ws, 2048));
+    });
+  }
+
+  it('the first snapshot of a process looks at everything even when told the written paths (the index may be older)', async () => {
+    const ws = path.join(base, 'ws');
+    await tree(ws, 10);
+    await (await openStore(base, ws)).snapshot();
+    await writeFile(path.join(ws, 'src/pkg1/mod1/f1.ts'), 'changed while no task ran\n');
+    await writeFile(path.join(ws, 'told.txt'), 'told\n');
+    const again = await openStore(base, ws, 'task-2');
+    const snap = await again.snapshot(undefined, ['told.txt']);
+    assert.deepEqual([again.work.full, again.work.scoped], [1, 0]);
+    assert.equal(snap.tree, await fullTree(base, ws));
+  });
+
+  it('only tools that write through the workspace are vouched for (a new edit tool must be added here on purpose)', () => {
+    const editTools = builtinTools().filter((t) => t.category === 'edit').map((t) => t.name).sort();
+    assert.deepEqual(editTools, [...WORKSPACE_WRITERS].sort());
+  });
+});
