@@ -140,6 +140,8 @@ async function initRepo(places: GitPlaces): Promise<void> {
     // Our private index only: each snapshot writes a small file of what changed instead of
     // rewriting (and hashing) an index entry per file of the tree, twice (update-index, write-tree).
     ['core.splitIndex', 'true'],
+    // `git add` of written paths refuses ignored ones; the hint that follows is noise.
+    ['advice.addIgnoredFile', 'false'],
   ];
   for (const [key, value] of settings) await runGit(places, ['config', key, value]);
   await writeFile(marker, READY_TEXT);

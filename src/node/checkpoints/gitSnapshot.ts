@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { SkippedFile, Snapshot } from '../../agent/checkpoints/checkpointTypes';
 import { isSecretFile, SECRET_SKIP_REASON } from '../../agent/checkpoints/secretFiles';
 import { STEPWISE_IGNORE_FILE } from '../ignoreRules';
-import { nulFields, runGit, type GitPlaces } from './gitRunner';
+import { GitError, nulFields, runGit, type GitPlaces } from './gitRunner';
 import { LargeFiles } from './largeFiles';
-import { snapshotScope } from './snapshotScope';
+import { allPlainFiles, snapshotScope } from './snapshotScope';
 
 /**
  * Left out of every checkpoint besides what `.gitignore` and `.stepwiseignore` say: dependency
@@ -48,7 +48,7 @@ export const RAW_ATTRIBUTES = '# stepwise raw v1: store bytes as they are\n* -te
 export interface SnapshotWork {
   /** Git processes started by snapshots. */
   gitProcesses: number;
-  /** Paths handed to `update-index` to be hashed and staged. */
+  /** Paths handed to `update-index` or `add` to be hashed and staged. */
   pathsStaged: number;
   /** Snapshots that looked at the whole tree, and those limited to the paths written since the previous one. */
   full: number;
@@ -61,8 +61,9 @@ export interface SnapshotWork {
  * nested repositories, unreadable files and files over the cap, stages the rest and writes a tree.
  * Unchanged files are not read again (git compares stat data), so a snapshot costs a walk plus
  * the changed bytes. When the caller knows the only paths written since the previous snapshot
- * (see `snapshotScope`), the listing is limited to them: no walk, and `write-tree` reuses the
- * index's cached trees of every untouched folder.
+ * (see `snapshotScope`), only they are looked at: plain files by one `git add`, anything else by
+ * the listing limited to them; no walk, and `write-tree` reuses the index's cached trees of every
+ * untouched folder.
  */
 export class GitSnapshotter {
   readonly work: SnapshotWork = { gitProcesses: 0, pathsStaged: 0, full: 0, scoped: 0 };
@@ -94,6 +95,34 @@ export class GitSnapshotter {
     const rulesChanged = await this.writeExcludes();
     const scope = written && this.looked && !reset && !rulesChanged ? await snapshotScope(this.places.workTree, written) : undefined;
     this.work[scope ? 'scoped' : 'full'] += 1;
+    const skipped = scope && (await allPlainFiles(this.places.workTree, scope, this.maxFileBytes)) ? await this.addPlain(scope, signal) : await this.listAndStage(scope, signal);
+    const tree = (await this.git(['write-tree'], undefined, signal)).toString('utf8').trim();
+    if (!scope) this.looked = true;
+    for (const rel of this.oversized) if (!skipped.some((s) => s.path === rel)) skipped.push({ path: rel, reason: this.capText() });
+    Object.assign(large, await this.large.fingerprints([...this.oversized].filter((rel) => !(rel in large)), this.places.workTree));
+    await this.large.save();
+    return { tree, skipped: skipped.sort((a, b) => a.path.localeCompare(b.path)), large };
+  }
+
+  /**
+   * Stages plain files (see `allPlainFiles`) in one `git add`: it hashes them and applies the
+   * ignore rules to the untracked ones, refusing those (exit 1, said on stderr) while adding the rest.
+   */
+  private async addPlain(paths: readonly string[], signal: AbortSignal | undefined): Promise<SkippedFile[]> {
+    this.work.pathsStaged += paths.length;
+    try {
+      await this.git(['add', '--', ...paths], undefined, signal);
+    } catch (error) {
+      if (!(error instanceof GitError && error.code === 1 && error.stderr.startsWith('The following paths are ignored'))) throw error;
+    }
+    return [];
+  }
+
+  /**
+   * Lists what changed (everywhere, or in `scope`), leaves out nested repositories, secret files,
+   * unreadable files and files over the cap (dropping any our index held), and stages the rest.
+   */
+  private async listAndStage(scope: readonly string[] | undefined, signal: AbortSignal | undefined): Promise<SkippedFile[]> {
     const listed = nulFields(await this.git(['ls-files', '-z', '-m', '-o', '--exclude-standard', ...(scope ? ['--', ...scope] : [])], undefined, signal));
     const skipped: SkippedFile[] = [];
     const stage: string[] = [];
@@ -124,12 +153,7 @@ export class GitSnapshotter {
     }
     if (stage.length) await this.git(['update-index', '--add', '--remove', '-z', '--stdin'], stage.sort().join('\0') + '\0', signal);
     this.work.pathsStaged += stage.length;
-    const tree = (await this.git(['write-tree'], undefined, signal)).toString('utf8').trim();
-    if (!scope) this.looked = true;
-    for (const rel of this.oversized) if (!skipped.some((s) => s.path === rel)) skipped.push({ path: rel, reason: this.capText() });
-    Object.assign(large, await this.large.fingerprints([...this.oversized].filter((rel) => !(rel in large)), this.places.workTree));
-    await this.large.save();
-    return { tree, skipped: skipped.sort((a, b) => a.path.localeCompare(b.path)), large };
+    return skipped;
   }
 
   /**

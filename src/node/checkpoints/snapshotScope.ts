@@ -1,6 +1,8 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { isInsideWorkspace } from '../../agent/checkpoints/checkpointPaths';
+import { isSecretFile } from '../../agent/checkpoints/secretFiles';
 
 /** More written paths than this in one snapshot: the whole tree is looked at instead (argv stays short). */
 export const MAX_SCOPED_PATHS = 256;
@@ -35,4 +37,28 @@ async function plainPath(root: string, segments: readonly string[]): Promise<boo
   if ((await realpath(folder).catch(() => undefined)) !== folder) return false;
   const info = await lstat(path.join(folder, segments.at(-1)!)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined));
   return info === null || (info !== undefined && !info.isSymbolicLink());
+}
+
+/**
+ * True when every path is a plain file to stage as it is: a readable regular file within the
+ * size cap, no secret, no nested repository on the way. Then `git add -- paths` alone decides
+ * (it honours the ignore rules, as `ls-files -o --exclude-standard` does); anything else (a deleted
+ * file, one over the cap, a secret) goes through the listing, which knows how to leave it out.
+ */
+export async function allPlainFiles(workTree: string, paths: readonly string[], maxFileBytes: number): Promise<boolean> {
+  const folders = new Set<string>();
+  for (const rel of paths) {
+    const segments = rel.split('/');
+    for (let i = 1; i < segments.length; i++) folders.add(segments.slice(0, i).join('/'));
+  }
+  const checks = [
+    ...paths.map(async (rel) => {
+      if (isSecretFile(rel)) return false;
+      const file = path.join(workTree, rel);
+      const info = await lstat(file).catch(() => undefined);
+      return !!info?.isFile() && info.size <= maxFileBytes && (await access(file, constants.R_OK).then(() => true, () => false));
+    }),
+    ...[...folders].map(async (folder) => (await lstat(path.join(workTree, folder, '.git')).catch(() => undefined)) === undefined),
+  ];
+  return (await Promise.all(checks)).every(Boolean);
 }

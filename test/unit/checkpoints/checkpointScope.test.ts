@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,7 +39,7 @@ describe('checkpoints after a write look at the written paths alone (real git st
   beforeEach(async () => (base = await mkdtemp(path.join(os.tmpdir(), 'stepwise-cp-scope-'))));
   afterEach(async () => rm(base, { recursive: true, force: true }));
 
-  it('a one-file write costs three git processes and one path staged; a command makes the next one look at everything and its file is captured', async () => {
+  it('a one-file write costs two git processes (add, write-tree) and one path staged; a command makes the next one look at everything and its file is captured', async () => {
     const ws = path.join(base, 'ws');
     await tree(ws, 60);
     const store = await openStore(base, ws);
@@ -73,7 +74,7 @@ describe('checkpoints after a write look at the written paths alone (real git st
     // Snapshots in order: start (full), the first write reuses it, then one per call after a write or the command, finish, end.
     const scopedOnes = seen.filter((s) => s.scoped === 1);
     assert.equal(scopedOnes.length, 3, 'the checkpoints after write_file, edit_file and write_file look at one path each');
-    for (const s of scopedOnes) assert.deepEqual(s, { full: 0, scoped: 1, gitProcesses: 3, pathsStaged: 1 });
+    for (const s of scopedOnes) assert.deepEqual(s, { full: 0, scoped: 1, gitProcesses: 2, pathsStaged: 1 });
     const afterCommand = list.find((c) => c.tool === 'write_file' && c.seq! > list.find((d) => d.tool === 'run_command')!.seq!)!;
     const files = async (tree: string, rel: string) => (await store.readFile(tree, rel)) && Buffer.from((await store.readFile(tree, rel))!).toString();
     assert.equal(await files(afterCommand.tree, 'made-by-command.txt'), 'made', 'the file the command made is in the next checkpoint');
@@ -84,21 +85,51 @@ describe('checkpoints after a write look at the written paths alone (real git st
     assert.equal(list.at(-1)!.tree, await fullTree(base, ws), 'the last checkpoint equals a full look at the workspace');
   });
 
-  const cases: { name: string; setup?: (ws: string) => Promise<void>; write: Record<string, string>; expectScoped: boolean }[] = [
-    { name: 'a plain new file', write: { 'src/pkg1/mod1/added.ts': 'x\n' }, expectScoped: true },
-    { name: 'two changed files', write: { 'src/pkg1/mod1/f1.ts': 'a\n', 'src/pkg2/mod2/f2.ts': 'b\n' }, expectScoped: true },
-    { name: 'an ignored file (not staged, as a full look would not)', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), 'build/\n'), write: { 'build/out.js': 'x\n' }, expectScoped: true },
-    { name: 'a secret file (never staged)', write: { 'config/.env': 'KEY=1\n' }, expectScoped: true },
-    { name: 'a file over the size cap (left out)', write: { 'big.bin': 'x'.repeat(3000) }, expectScoped: true },
-    { name: 'a .gitignore (the rules change: full look)', write: { '.gitignore': 'src/pkg1/\n' }, expectScoped: false },
-    { name: 'the root .stepwiseignore (full look)', write: { '.stepwiseignore': 'src/pkg2/\n' }, expectScoped: false },
+  it('with a hook configured every checkpoint after a write looks at everything, and what the hook wrote is captured', async () => {
+    const ws = path.join(base, 'ws');
+    await tree(ws, 10);
+    const store = await openStore(base, ws);
+    const model = flowModel({
+      direct: [call('write_file', { path: 'a.txt', content: 'a\n' }), call('write_file', { path: 'b.txt', content: 'b\n' }), finish('Done.')],
+    });
+    const h = harness(model, { task: 'Write', planMode: 'never', verify: { mode: 'off', commands: [] } });
+    h.options.workspace = new NodeWorkspace(ws);
+    h.options.commands = new ExecaCommandRunner({ killGraceMs: 500 });
+    h.options.checkpoints = { store };
+    h.options.hooks = [{ source: 'test', config: { PostToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: 'printf hooked >> by-hook.txt' }] }] } }];
+    const result = await runTask(h.options);
+    assert.equal(result.outcome, 'finished', result.reason);
+    assert.equal(store.work.scoped, 0, 'nothing is vouched for when hooks run commands');
+    const second = (await store.list()).filter((c) => c.tool === 'write_file')[1]!;
+    assert.equal(Buffer.from((await store.readFile(second.tree, 'by-hook.txt'))!).toString(), 'hooked', 'the hook after the first write is in the checkpoint before the second');
+  });
+
+  // git: processes the snapshot starts (plain files: add + write-tree; otherwise the listing: ls-files, update-index when something is staged or dropped, write-tree); undefined for a full look.
+  const cases: { name: string; setup?: (ws: string) => Promise<void>; write: Record<string, string | null>; git?: number }[] = [
+    { name: 'a plain new file', write: { 'src/pkg1/mod1/added.ts': 'x\n' }, git: 2 },
+    { name: 'two changed files', write: { 'src/pkg1/mod1/f1.ts': 'a\n', 'src/pkg2/mod2/f2.ts': 'b\n' }, git: 2 },
+    { name: 'an ignored file (not staged, as a full look would not)', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), 'build/\n'), write: { 'build/out.js': 'x\n' }, git: 2 },
+    { name: 'an ignored file beside a plain one', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), '*.log\n'), write: { 'run.log': 'x\n', 'src/pkg1/mod1/f1.ts': 'a\n' }, git: 2 },
+    { name: 'a deleted file (the listing removes it)', write: { 'src/pkg1/mod1/f1.ts': null }, git: 3 },
+    { name: 'a secret file (never staged)', write: { 'config/.env': 'KEY=1\n' }, git: 3 },
+    { name: 'a file over the size cap (left out)', write: { 'big.bin': 'x'.repeat(3000) }, git: 3 },
+    {
+      name: 'a file in a nested repository (left to its own .git)',
+      setup: async (ws) => {
+        await mkdir(path.join(ws, 'nested'), { recursive: true });
+        execFileSync('git', ['init', '-q'], { cwd: path.join(ws, 'nested') });
+      },
+      write: { 'nested/inner.txt': 'x\n' },
+      git: 2, // ls-files (which names the repository) and write-tree: nothing to stage
+    },
+    { name: 'a .gitignore (the rules change: full look)', write: { '.gitignore': 'src/pkg1/\n' } },
+    { name: 'the root .stepwiseignore (full look)', write: { '.stepwiseignore': 'src/pkg2/\n' } },
     {
       name: 'a file through a linked folder (its target changed: full look)',
       setup: async (ws) => symlink(path.join(ws, 'src/pkg3'), path.join(ws, 'linked')),
       write: { 'linked/mod3/f3.ts': 'via link\n' },
-      expectScoped: false,
     },
-    { name: 'a path outside the workspace (full look)', write: { '../outside.txt': 'x\n' }, expectScoped: false },
+    { name: 'a path outside the workspace (full look)', write: { '../outside.txt': 'x\n' } },
   ];
   for (const c of cases) {
     it(`scoped snapshot, table: ${c.name}`, async () => {
@@ -108,15 +139,22 @@ describe('checkpoints after a write look at the written paths alone (real git st
       const store = await openStore(base, ws, 'task-1', 2048);
       await store.snapshot();
       for (const [rel, text] of Object.entries(c.write)) {
-        await mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
-        await writeFile(path.join(ws, rel), text);
+        if (text === null) await rm(path.join(ws, rel));
+        else {
+          await mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
+          await writeFile(path.join(ws, rel), text);
+        }
       }
       const before = { ...store.work };
       const snap = await store.snapshot(undefined, Object.keys(c.write));
-      assert.equal(store.work.scoped - before.scoped, c.expectScoped ? 1 : 0);
-      assert.equal(store.work.full - before.full, c.expectScoped ? 0 : 1);
+      assert.deepEqual(
+        { scoped: store.work.scoped - before.scoped, full: store.work.full - before.full },
+        c.git === undefined ? { scoped: 0, full: 1 } : { scoped: 1, full: 0 },
+      );
       // A full look of this store keeps files it already held that are now ignored, as it always did; a scoped one must equal a fresh full look.
-      if (c.expectScoped) assert.equal(snap.tree, await fullTree(base, ws, 2048));
+      if (c.git === undefined) return;
+      assert.equal(store.work.gitProcesses - before.gitProcesses, c.git);
+      assert.equal(snap.tree, await fullTree(base, ws, 2048));
     });
   }
 
