@@ -93,11 +93,13 @@ export class TaskGuards {
   /** Hook: before a tool call runs; checkpoints calls that may change the workspace. */
   readonly beforeTool = async (call: ModelToolCall, category: ApprovalCategory | 'meta' | undefined, signal: AbortSignal): Promise<void> => {
     if (category === 'read' || category === 'meta' || category === undefined) return;
-    // A command still running in the background may have written since the last snapshot.
-    if (this.backgroundRunning()) this.checkpoints.willChange();
+    // A command still running in the background may have written since the last snapshot, and may
+    // write (or end, having written) before the next one.
+    const background = this.backgroundRunning();
+    if (background) this.checkpoints.willChange();
     await this.checkpoints.take('tool', { callId: call.id, tool: call.name }, signal);
     // Hooks run commands around calls (reads included), so with any hook nothing is vouched for.
-    if (category === 'edit' && WORKSPACE_WRITERS.has(call.name) && noHooks(this.ports.hooks ?? [])) this.checkpoints.willWrite();
+    if (category === 'edit' && WORKSPACE_WRITERS.has(call.name) && !background && noHooks(this.ports.hooks ?? [])) this.checkpoints.willWrite();
     else this.checkpoints.willChange();
     this.writer = { callId: call.id, category };
   };

@@ -5,11 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { runTask } from '../../../src/agent/flow/runTask';
 import { builtinTools } from '../../../src/agent/tools/builtins';
-import { WORKSPACE_WRITERS } from '../../../src/agent/flow/taskGuards';
+import { TaskGuards, WORKSPACE_WRITERS } from '../../../src/agent/flow/taskGuards';
+import { EventStream } from '../../../src/agent/events/eventStream';
+import { silentLogger } from '../../../src/agent/ports';
 import { GitCheckpointStore, openGitCheckpointStore } from '../../../src/node/checkpoints/gitCheckpointStore';
 import { ExecaCommandRunner } from '../../../src/node/execaCommandRunner';
 import { NodeWorkspace } from '../../../src/node/nodeWorkspace';
-import { call, finish, flowModel, harness } from '../flow/flowHarness';
+import { call, finish, fixedClock, flowModel, harness } from '../flow/flowHarness';
 
 /** A workspace of `n` small files in a few folders, so a full look and a scoped one differ in work. */
 async function tree(ws: string, n: number): Promise<void> {
@@ -102,6 +104,30 @@ describe('checkpoints after a write look at the written paths alone (real git st
     assert.equal(store.work.scoped, 0, 'nothing is vouched for when hooks run commands');
     const second = (await store.list()).filter((c) => c.tool === 'write_file')[1]!;
     assert.equal(Buffer.from((await store.readFile(second.tree, 'by-hook.txt'))!).toString(), 'hooked', 'the hook after the first write is in the checkpoint before the second');
+  });
+
+  it('a write while a command runs in the background makes the next checkpoint look at everything (the command may end, having written, before it)', async () => {
+    const ws = path.join(base, 'ws');
+    await tree(ws, 10);
+    const store = await openStore(base, ws);
+    let running: string[] = ['bg-1'];
+    const commands = Object.assign(new ExecaCommandRunner({ killGraceMs: 500 }), { backgroundCommands: () => running });
+    const events = new EventStream('task-1', Date.now);
+    const guards = new TaskGuards({ workspace: new NodeWorkspace(ws), commands, events, logger: silentLogger, clock: fixedClock, checkpoints: { store } });
+    const signal = new AbortController().signal;
+    await guards.checkpoints.take('task_start');
+    await guards.beforeTool({ id: 'w1', name: 'write_file', arguments: '{}' }, 'edit', signal);
+    await guards.workspace.writeFile('a.txt', 'a\n');
+    running = [];
+    await writeFile(path.join(ws, 'by-background.txt'), 'late\n');
+    await guards.beforeTool({ id: 'w2', name: 'write_file', arguments: '{}' }, 'edit', signal);
+    assert.deepEqual([store.work.full, store.work.scoped], [3, 0]);
+    const last = (await store.list()).at(-1)!;
+    assert.equal(Buffer.from((await store.readFile(last.tree, 'by-background.txt'))!).toString(), 'late\n');
+    // With nothing in the background the next write is vouched for again.
+    await guards.workspace.writeFile('b.txt', 'b\n');
+    await guards.beforeTool({ id: 'w3', name: 'write_file', arguments: '{}' }, 'edit', signal);
+    assert.deepEqual([store.work.full, store.work.scoped], [3, 1]);
   });
 
   // git: processes the snapshot starts (plain files: add + write-tree; otherwise the listing: ls-files, update-index when something is staged or dropped, write-tree); undefined for a full look.
