@@ -7,6 +7,7 @@ import { STEPWISE_IGNORE_FILE } from '../ignoreRules';
 import { GitError, nulFields, runGit, type GitPlaces } from './gitRunner';
 import { LargeFiles } from './largeFiles';
 import { allPlainFiles, snapshotScope } from './snapshotScope';
+import { TreePatcher, type GitCall } from './treePatch';
 
 /**
  * Left out of every checkpoint besides what `.gitignore` and `.stepwiseignore` say: dependency
@@ -44,10 +45,15 @@ const OVERSIZED_MARK = '# stepwise: files over the size cap';
  */
 export const RAW_ATTRIBUTES = '# stepwise raw v1: store bytes as they are\n* -text -eol -ident -filter -working-tree-encoding -diff -merge\n';
 
+/** The commands a snapshot runs that read our index. */
+const INDEX_COMMANDS: ReadonlySet<string> = new Set(['ls-files', 'update-index', 'add', 'write-tree']);
+
 /** Work a snapshotter did, counted for tests and the bench (never for decisions). */
 export interface SnapshotWork {
   /** Git processes started by snapshots. */
   gitProcesses: number;
+  /** Those of them that read our index (a whole-file read: ~100 bytes per file of the tree). */
+  indexReads: number;
   /** Paths handed to `update-index` or `add` to be hashed and staged. */
   pathsStaged: number;
   /** Snapshots that looked at the whole tree, and those limited to the paths written since the previous one. */
@@ -66,9 +72,14 @@ export interface SnapshotWork {
  * untouched folder.
  */
 export class GitSnapshotter {
-  readonly work: SnapshotWork = { gitProcesses: 0, pathsStaged: 0, full: 0, scoped: 0 };
+  readonly work: SnapshotWork = { gitProcesses: 0, indexReads: 0, pathsStaged: 0, full: 0, scoped: 0 };
   /** Set once this process has looked at the whole tree: until then the index may be older than the workspace. */
   private looked = false;
+  /** The tree of this snapshotter's previous snapshot. */
+  private lastTree: string | undefined;
+  /** Paths put into a tree by `patch` since our index last learned them. */
+  private readonly notInIndex = new Set<string>();
+  private readonly patcher = new TreePatcher();
   private readonly oversized = new Set<string>();
   /** Secret files already dropped from our index in this process (an old store may hold them). */
   private readonly secretsUnstaged = new Set<string>();
@@ -95,13 +106,43 @@ export class GitSnapshotter {
     const rulesChanged = await this.writeExcludes();
     const scope = written && this.looked && !reset && !rulesChanged ? await snapshotScope(this.places.workTree, written) : undefined;
     this.work[scope ? 'scoped' : 'full'] += 1;
-    const skipped = scope && (await allPlainFiles(this.places.workTree, scope, this.maxFileBytes)) ? await this.addPlain(scope, signal) : await this.listAndStage(scope, signal);
-    const tree = (await this.git(['write-tree'], undefined, signal)).toString('utf8').trim();
+    // Paths whose last snapshot went round the index (a patched tree): the index learns them with the next paths.
+    const paths = scope && [...new Set([...scope, ...this.notInIndex])].sort();
+    const plain = paths !== undefined && (await allPlainFiles(this.places.workTree, paths, this.maxFileBytes));
+    let tree = plain && this.lastTree ? await this.patch(this.lastTree, scope!, signal) : undefined;
+    const skipped: SkippedFile[] = [];
+    if (tree === undefined) {
+      skipped.push(...(plain ? await this.addPlain(paths!, signal) : await this.listAndStage(paths, signal)));
+      tree = (await this.git(['write-tree'], undefined, signal)).toString('utf8').trim();
+      this.notInIndex.clear();
+    }
+    this.lastTree = tree;
     if (!scope) this.looked = true;
     for (const rel of this.oversized) if (!skipped.some((s) => s.path === rel)) skipped.push({ path: rel, reason: this.capText() });
     Object.assign(large, await this.large.fingerprints([...this.oversized].filter((rel) => !(rel in large)), this.places.workTree));
     await this.large.save();
     return { tree, skipped: skipped.sort((a, b) => a.path.localeCompare(b.path)), large };
+  }
+
+  /**
+   * The tree of the previous snapshot with `paths` (plain files it already held, see
+   * `TreePatcher`) replaced by what they are now, made without reading our index (the largest file
+   * of the store, read whole by every command that uses it). `undefined` when a path was not a
+   * plain file in that tree.
+   */
+  private async patch(base: string, paths: readonly string[], signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (paths.some((p) => p.includes('\n'))) return undefined;
+    const git: GitCall = (args, input) => this.git(args, input, signal);
+    const modes = await Promise.all(
+      paths.map((p) => lstat(path.join(this.places.workTree, p)).then((info) => (process.platform === 'win32' ? undefined : info.mode & 0o100 ? ('100755' as const) : ('100644' as const)))),
+    );
+    const hash = async () => (await git(['hash-object', '-w', '--no-filters', '--stdin-paths'], paths.join('\n') + '\n')).toString('utf8').trim().split('\n');
+    const tree = await this.patcher.patch(git, base, paths, modes, hash);
+    if (tree !== undefined) {
+      this.work.pathsStaged += paths.length;
+      for (const p of paths) this.notInIndex.add(p);
+    }
+    return tree;
   }
 
   /**
@@ -172,8 +213,9 @@ export class GitSnapshotter {
     return this.large.fingerprints(still, this.places.workTree);
   }
 
-  private git(args: readonly string[], input: string | undefined, signal: AbortSignal | undefined): Promise<Buffer> {
+  private git(args: readonly string[], input: Buffer | string | undefined, signal: AbortSignal | undefined): Promise<Buffer> {
     this.work.gitProcesses += 1;
+    if (INDEX_COMMANDS.has(args[0]!)) this.work.indexReads += 1;
     return runGit(this.places, args, input, signal);
   }
 

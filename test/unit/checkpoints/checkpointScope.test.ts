@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runTask } from '../../../src/agent/flow/runTask';
@@ -41,7 +41,7 @@ describe('checkpoints after a write look at the written paths alone (real git st
   beforeEach(async () => (base = await mkdtemp(path.join(os.tmpdir(), 'stepwise-cp-scope-'))));
   afterEach(async () => rm(base, { recursive: true, force: true }));
 
-  it('a one-file write costs two git processes (add, write-tree) and one path staged; a command makes the next one look at everything and its file is captured', async () => {
+  it('a checkpoint after a one-file write stages one path with at most three git processes, none reading the index for a changed file; a command makes the next one look at everything and its file is captured', async () => {
     const ws = path.join(base, 'ws');
     await tree(ws, 60);
     const store = await openStore(base, ws);
@@ -59,13 +59,13 @@ describe('checkpoints after a write look at the written paths alone (real git st
     h.options.workspace = new NodeWorkspace(ws);
     h.options.commands = new ExecaCommandRunner({ killGraceMs: 500 });
     h.options.checkpoints = { store };
-    const seen: { full: number; scoped: number; gitProcesses: number; pathsStaged: number }[] = [];
+    const seen: { full: number; scoped: number; gitProcesses: number; indexReads: number; pathsStaged: number }[] = [];
     const snapshot = store.snapshot.bind(store);
     store.snapshot = async (signal, written) => {
       const before = { ...store.work };
       const out = await snapshot(signal, written);
       const after = store.work;
-      seen.push({ full: after.full - before.full, scoped: after.scoped - before.scoped, gitProcesses: after.gitProcesses - before.gitProcesses, pathsStaged: after.pathsStaged - before.pathsStaged });
+      seen.push({ full: after.full - before.full, scoped: after.scoped - before.scoped, gitProcesses: after.gitProcesses - before.gitProcesses, indexReads: after.indexReads - before.indexReads, pathsStaged: after.pathsStaged - before.pathsStaged });
       return out;
     };
     const result = await runTask(h.options);
@@ -76,7 +76,9 @@ describe('checkpoints after a write look at the written paths alone (real git st
     // Snapshots in order: start (full), the first write reuses it, then one per call after a write or the command, finish, end.
     const scopedOnes = seen.filter((s) => s.scoped === 1);
     assert.equal(scopedOnes.length, 3, 'the checkpoints after write_file, edit_file and write_file look at one path each');
-    for (const s of scopedOnes) assert.deepEqual(s, { full: 0, scoped: 1, gitProcesses: 2, pathsStaged: 1 });
+    for (const s of scopedOnes) assert.ok(s.full === 0 && s.pathsStaged === 1 && s.gitProcesses <= 3, JSON.stringify(s));
+    // The new file goes through the index (git add, write-tree); the two changed files are patched into the tree (cat-file, hash-object, mktree).
+    assert.deepEqual(scopedOnes.map((s) => s.indexReads), [2, 0, 0]);
     const afterCommand = list.find((c) => c.tool === 'write_file' && c.seq! > list.find((d) => d.tool === 'run_command')!.seq!)!;
     const files = async (tree: string, rel: string) => (await store.readFile(tree, rel)) && Buffer.from((await store.readFile(tree, rel))!).toString();
     assert.equal(await files(afterCommand.tree, 'made-by-command.txt'), 'made', 'the file the command made is in the next checkpoint');
@@ -130,15 +132,18 @@ describe('checkpoints after a write look at the written paths alone (real git st
     assert.deepEqual([store.work.full, store.work.scoped], [3, 1]);
   });
 
-  // git: processes the snapshot starts (plain files: add + write-tree; otherwise the listing: ls-files, update-index when something is staged or dropped, write-tree); undefined for a full look.
-  const cases: { name: string; setup?: (ws: string) => Promise<void>; write: Record<string, string | null>; git?: number }[] = [
-    { name: 'a plain new file', write: { 'src/pkg1/mod1/added.ts': 'x\n' }, git: 2 },
-    { name: 'two changed files', write: { 'src/pkg1/mod1/f1.ts': 'a\n', 'src/pkg2/mod2/f2.ts': 'b\n' }, git: 2 },
-    { name: 'an ignored file (not staged, as a full look would not)', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), 'build/\n'), write: { 'build/out.js': 'x\n' }, git: 2 },
-    { name: 'an ignored file beside a plain one', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), '*.log\n'), write: { 'run.log': 'x\n', 'src/pkg1/mod1/f1.ts': 'a\n' }, git: 2 },
-    { name: 'a deleted file (the listing removes it)', write: { 'src/pkg1/mod1/f1.ts': null }, git: 3 },
-    { name: 'a secret file (never staged)', write: { 'config/.env': 'KEY=1\n' }, git: 3 },
-    { name: 'a file over the size cap (left out)', write: { 'big.bin': 'x'.repeat(3000) }, git: 3 },
+  // git / index: processes the snapshot starts, and those reading the index (changed files: cat-file, hash-object, mktree; a new
+  // plain file: cat-file, add, write-tree; otherwise the listing: ls-files, update-index when something is staged or dropped, write-tree);
+  // no git: a full look.
+  const cases: { name: string; setup?: (ws: string) => Promise<void>; write: Record<string, string | null>; git?: number; index?: number }[] = [
+    { name: 'a plain new file', write: { 'src/pkg1/mod1/added.ts': 'x\n' }, git: 3, index: 2 },
+    { name: 'two changed files', write: { 'src/pkg1/mod1/f1.ts': 'a\n', 'src/pkg2/mod2/f2.ts': 'b\n' }, git: 3, index: 0 },
+    { name: 'an ignored file (not staged, as a full look would not)', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), 'build/\n'), write: { 'build/out.js': 'x\n' }, git: 3, index: 2 },
+    { name: 'an ignored file beside a plain one', setup: async (ws) => writeFile(path.join(ws, '.gitignore'), '*.log\n'), write: { 'run.log': 'x\n', 'src/pkg1/mod1/f1.ts': 'a\n' }, git: 3, index: 2 },
+    { name: 'an executable file changed (its mode kept)', setup: async (ws) => chmod(path.join(ws, 'src/pkg1/mod1/f1.ts'), 0o755), write: { 'src/pkg1/mod1/f1.ts': 'run\n' }, git: 3, index: 0 },
+    { name: 'a deleted file (the listing removes it)', write: { 'src/pkg1/mod1/f1.ts': null }, git: 3, index: 3 },
+    { name: 'a secret file (never staged)', write: { 'config/.env': 'KEY=1\n' }, git: 3, index: 3 },
+    { name: 'a file over the size cap (left out)', write: { 'big.bin': 'x'.repeat(3000) }, git: 3, index: 3 },
     {
       name: 'a file in a nested repository (left to its own .git)',
       setup: async (ws) => {
@@ -146,7 +151,8 @@ describe('checkpoints after a write look at the written paths alone (real git st
         execFileSync('git', ['init', '-q'], { cwd: path.join(ws, 'nested') });
       },
       write: { 'nested/inner.txt': 'x\n' },
-      git: 2, // ls-files (which names the repository) and write-tree: nothing to stage
+      git: 2, // ls-files and write-tree: nothing to stage
+      index: 2,
     },
     { name: 'a .gitignore (the rules change: full look)', write: { '.gitignore': 'src/pkg1/\n' } },
     { name: 'the root .stepwiseignore (full look)', write: { '.stepwiseignore': 'src/pkg2/\n' } },
@@ -179,10 +185,33 @@ describe('checkpoints after a write look at the written paths alone (real git st
       );
       // A full look of this store keeps files it already held that are now ignored, as it always did; a scoped one must equal a fresh full look.
       if (c.git === undefined) return;
-      assert.equal(store.work.gitProcesses - before.gitProcesses, c.git);
+      assert.deepEqual([store.work.gitProcesses - before.gitProcesses, store.work.indexReads - before.indexReads], [c.git, c.index]);
       assert.equal(snap.tree, await fullTree(base, ws, 2048));
     });
   }
+
+  it('patched trees and the index stay one story: a second change in a folder costs two processes, and the index learns the patched files with the next paths', async () => {
+    const ws = path.join(base, 'ws');
+    await tree(ws, 20);
+    const store = await openStore(base, ws);
+    await store.snapshot();
+    const step = async (change: Record<string, string>, written: string[] | undefined) => {
+      for (const [rel, text] of Object.entries(change)) await writeFile(path.join(ws, rel), text);
+      const before = { ...store.work };
+      const snap = await store.snapshot(undefined, written);
+      assert.equal(snap.tree, await fullTree(base, ws), `the tree after ${JSON.stringify(change)} is a full look's`);
+      return [store.work.gitProcesses - before.gitProcesses, store.work.indexReads - before.indexReads];
+    };
+    assert.deepEqual(await step({ 'src/pkg1/mod1/f1.ts': 'one\n' }, ['src/pkg1/mod1/f1.ts']), [3, 0], 'cat-file, hash-object, mktree');
+    assert.deepEqual(await step({ 'src/pkg1/mod1/f1.ts': 'two\n' }, ['src/pkg1/mod1/f1.ts']), [2, 0], 'the folders are known: hash-object, mktree');
+    // A new file goes through the index, with the files patched before it (else write-tree would forget
+    // them); its folder is known, so no cat-file.
+    assert.deepEqual(await step({ 'src/pkg1/mod1/new.ts': 'new\n' }, ['src/pkg1/mod1/new.ts']), [2, 2], 'add, write-tree');
+    assert.deepEqual(await step({ 'src/pkg2/mod2/f2.ts': 'x\n' }, ['src/pkg2/mod2/f2.ts']), [3, 0]);
+    // A full look finds the patched file changed against the index and stages it.
+    await step({ 'src/pkg3/mod3/f3.ts': 'y\n' }, undefined);
+    assert.deepEqual(await step({ 'src/pkg2/mod2/f2.ts': 'z\n' }, ['src/pkg2/mod2/f2.ts']), [3, 0]);
+  });
 
   it('the first snapshot of a process looks at everything even when told the written paths (the index may be older)', async () => {
     const ws = path.join(base, 'ws');
