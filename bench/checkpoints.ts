@@ -115,7 +115,7 @@ export async function benchCheckpoints(files = 20_000, calls = 40): Promise<Reco
       git('write-tree');
       anchorTimes.push(performance.now() - t);
     }
-    const perCall = Object.fromEntries((['gitProcesses', 'pathsStaged', 'scoped'] as const).map((key) => [key, (store.work[key] - work0[key]) / calls]));
+    const perCall = Object.fromEntries((['gitProcesses', 'indexReads', 'pathsStaged', 'scoped'] as const).map((key) => [key, (store.work[key] - work0[key]) / calls]));
     const after = await bytesUnder(objects);
 
     // After a command: anything may have changed, so the next checkpoint looks at the whole tree.
@@ -151,6 +151,7 @@ export async function benchCheckpoints(files = 20_000, calls = 40): Promise<Reco
       p95Ms: [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!,
       anchorMs: median(anchorTimes),
       gitPerCall: perCall.gitProcesses!,
+      indexReadsPerCall: perCall.indexReads!,
       stagedPerCall: perCall.pathsStaged!,
       scopedPerCall: perCall.scoped!,
       afterCommandMs: median(commandTimes),
