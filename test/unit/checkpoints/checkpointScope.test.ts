@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runTask } from '../../../src/agent/flow/runTask';
 import { builtinTools } from '../../../src/agent/tools/builtins';
 import { TaskGuards, WORKSPACE_WRITERS } from '../../../src/agent/flow/taskGuards';
+import { TaskCheckpoints } from '../../../src/agent/checkpoints/taskCheckpoints';
 import { EventStream } from '../../../src/agent/events/eventStream';
 import { silentLogger } from '../../../src/agent/ports';
 import { GitCheckpointStore, openGitCheckpointStore } from '../../../src/node/checkpoints/gitCheckpointStore';
@@ -130,6 +131,43 @@ describe('checkpoints after a write look at the written paths alone (real git st
     await guards.workspace.writeFile('b.txt', 'b\n');
     await guards.beforeTool({ id: 'w3', name: 'write_file', arguments: '{}' }, 'edit', signal);
     assert.deepEqual([store.work.full, store.work.scoped], [3, 1]);
+  });
+
+  it('a write reported while a snapshot runs is looked at by the next checkpoint (never reused away)', async () => {
+    const ws = path.join(base, 'ws');
+    await tree(ws, 10);
+    const store = await openStore(base, ws);
+    const asked: (readonly string[] | undefined)[] = [];
+    const events = new EventStream('task-1', Date.now);
+    const task = new TaskCheckpoints({ store }, events, silentLogger, fixedClock);
+    const snapshot = store.snapshot.bind(store);
+    let during: (() => Promise<void>) | undefined;
+    store.snapshot = async (signal, written) => {
+      asked.push(written);
+      await during?.();
+      during = undefined;
+      return snapshot(signal, written);
+    };
+    await task.take('task_start');
+    task.willWrite();
+    // A call that wrote nothing (write_file with the content the file has): nothing to look at.
+    await task.take('tool', { callId: 'c1' });
+    task.willWrite();
+    task.wrote('a.txt');
+    await writeFile(path.join(ws, 'a.txt'), 'a\n');
+    during = async () => {
+      task.wrote('late.txt');
+      await writeFile(path.join(ws, 'late.txt'), 'late\n');
+    };
+    await task.take('tool', { callId: 'c2' });
+    // Even a failed edit's "changed nothing" does not hide the write made meanwhile.
+    task.willWrite();
+    task.changedNothing();
+    await task.take('tool', { callId: 'c3' });
+    assert.deepEqual(asked, [undefined, ['a.txt'], ['late.txt']]);
+    assert.deepEqual(task.work, { snapshots: 3, scoped: 2, reused: 1 });
+    const last = (await store.list()).at(-1)!;
+    assert.equal(Buffer.from((await store.readFile(last.tree, 'late.txt'))!).toString(), 'late\n');
   });
 
   // git / index: processes the snapshot starts, and those reading the index (changed files: cat-file, hash-object, mktree; a new
