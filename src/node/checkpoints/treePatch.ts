@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** One entry of a git tree: its mode (`100644`, `100755`, `120000`, `160000`, `40000`) and object id (hex). */
+/** One entry of a git tree: its mode (`100644`, `100755`, `120000`, `160000`, `40000`) and object id (hex; our store is SHA-1). */
 interface Entry {
   mode: string;
   sha: string;
@@ -58,6 +58,7 @@ export class TreePatcher {
     for (const folder of order) trees.set(folder, new Map(known.get(folder) ?? read.get(folder)!.entries));
     if (!paths.every((rel) => isPlainIn(trees, rel))) return undefined;
     const ids = await hash();
+    if (ids.length !== paths.length || !ids.every((id) => /^[0-9a-f]{40}$/.test(id))) throw new Error(`hash-object gave ${ids.length} ids for ${paths.length} files`);
     paths.forEach((rel, i) => {
       const segments = rel.split('/');
       const entries = trees.get(segments.slice(0, -1).join('/'))!;
@@ -136,7 +137,7 @@ async function readTrees(git: GitCall, base: string, folders: readonly string[])
     const end = out.indexOf(10, at);
     const header = out.subarray(at, end).toString('utf8').split(' ');
     const size = Number(header[2]);
-    if (header.length !== 3 || !/^[0-9a-f]{40,64}$/.test(header[0]!) || header[1] !== 'tree' || !Number.isInteger(size)) return undefined;
+    if (header.length !== 3 || !/^[0-9a-f]{40}$/.test(header[0]!) || header[1] !== 'tree' || !Number.isInteger(size)) return undefined;
     trees.set(folder, { sha: header[0]!, entries: parseTree(out.subarray(end + 1, end + 1 + size)) });
     at = end + 1 + size + 1;
   }
