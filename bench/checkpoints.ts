@@ -1,13 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { spawnSync } from 'node:child_process';
-import type { CheckpointStore } from '../src/agent/checkpoints/checkpointTypes';
-import { TaskCheckpoints } from '../src/agent/checkpoints/taskCheckpoints';
+import { TaskGuards } from '../src/agent/flow/taskGuards';
 import { EventStream } from '../src/agent/events/eventStream';
 import { silentLogger } from '../src/agent/ports';
-import { openGitCheckpointStore, repoFolder } from '../src/node/checkpoints/gitCheckpointStore';
+import { GitCheckpointStore, openGitCheckpointStore, repoFolder } from '../src/node/checkpoints/gitCheckpointStore';
+import { ExecaCommandRunner } from '../src/node/execaCommandRunner';
+import { NodeWorkspace } from '../src/node/nodeWorkspace';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -30,68 +32,107 @@ async function bytesUnder(dir: string): Promise<{ bytes: number; disk: number }>
   return total;
 }
 
-async function checkpoint(store: CheckpointStore, id: number): Promise<void> {
-  const snap = await store.snapshot();
-  await store.record({ id: `c${id}`, tree: snap.tree, kind: 'tool', time: Date.now() });
+/**
+ * The issue's tree: `files` files (50 packages × 20 folders × 20 files) of about 500 MB: every
+ * 200th file is a large text file (4.6 MB, under the 5 MB checkpoint cap, so stored; every 2,000th
+ * is 6 MB, over it, so fingerprinted instead), the rest ~1.5 KB sources. Real bytes, no holes.
+ */
+async function makeTree(ws: string, files: number): Promise<{ paths: string[]; bytes: number }> {
+  const noise = randomBytes(9_000_000).toString('base64');
+  const paths: string[] = [];
+  let bytes = 0;
+  for (let i = 0; i < files; i++) {
+    const p = `src/pkg${Math.floor(i / 400)}/mod${Math.floor(i / 20) % 20}/file${i % 20}.ts`;
+    paths.push(p);
+    await mkdir(path.dirname(path.join(ws, p)), { recursive: true });
+    let text = source(i);
+    if (i % 200 === 199) {
+      const size = i % 2000 === 1999 ? 6_000_000 : 4_600_000;
+      const at = (i * 7919) % (noise.length - size);
+      text = `// data ${i}\n` + noise.slice(at, at + size).replace(/(.{100})/g, '$1\n');
+    }
+    bytes += Buffer.byteLength(text);
+    await writeFile(path.join(ws, p), text);
+  }
+  return { paths, bytes };
 }
 
 /**
- * Checkpoint cost on a generated 10,000-file workspace (25 packages × 20 folders × 20 files): the
- * first checkpoint, then the median of 50 checkpoints each after one file changed (what a tool call
- * costs), and how much the store grew for those 50 against the bytes changed (object bytes, and disk
- * blocks), plus the machine's load (the figures are wall-clock times on a shared machine).
+ * Checkpoint cost on the issue's tree (20,000 files, ~500 MB), each figure beside its anchor timed
+ * in the same run, interleaved call by call (`git add -A && git write-tree` on the same tree, in a
+ * throwaway repository, after one other file changed): the first checkpoint; the median of `calls`
+ * tool calls' checkpoints each after one `write_file` (through the task's guards, as a task takes
+ * them: the write goes through the tracked workspace); the same after a command (which may have
+ * changed anything: a full look); calls after calls that changed nothing; git processes and paths
+ * staged per checkpoint; and how much the store grew against the bytes changed.
  */
-export async function benchCheckpoints(files = 10_000, calls = 50): Promise<Record<string, number>> {
+export async function benchCheckpoints(files = 20_000, calls = 40): Promise<Record<string, number>> {
   const base = await mkdtemp(path.join(tmpdir(), 'stepwise-bench-cp-'));
   const ws = path.join(base, 'ws');
   const home = path.join(base, 'home');
   try {
-    const paths: string[] = [];
-    for (let i = 0; i < files; i++) paths.push(`src/pkg${Math.floor(i / 400)}/mod${Math.floor(i / 20) % 20}/file${i % 20}.ts`);
-    for (const p of paths) {
-      await mkdir(path.dirname(path.join(ws, p)), { recursive: true });
-      await writeFile(path.join(ws, p), source(paths.indexOf(p)));
-    }
+    const { paths, bytes } = await makeTree(ws, files);
+    const small = paths.filter((_, i) => i % 200 !== 199);
     const setup = await openGitCheckpointStore({ home, workspace: ws, taskId: 'bench' });
     if (!setup.store) throw new Error(setup.offReason);
-    const store = setup.store;
+    const store = setup.store as GitCheckpointStore;
     const objects = path.join(repoFolder(home, ws), 'objects');
+    const workspace = new NodeWorkspace(ws);
+    const signal = new AbortController().signal;
+    const guards = new TaskGuards({ workspace, commands: new ExecaCommandRunner(), events: new EventStream('bench', Date.now), logger: silentLogger, clock: { now: Date.now, sleep: async () => {} }, checkpoints: setup });
+    const tool = (name: string, i: number) => ({ id: `call-${name}-${i}`, name, arguments: '{}' });
 
     let t = performance.now();
-    await checkpoint(store, 1);
+    await guards.checkpoints.take('task_start');
     const firstMs = performance.now() - t;
     const afterFirst = await bytesUnder(objects);
 
-    const times: number[] = [];
-    let changed = 0;
-    for (let i = 0; i < calls; i++) {
-      const p = paths[(i * 7919) % files]!;
-      const text = source(files + i);
-      await writeFile(path.join(ws, p), text);
-      changed += Buffer.byteLength(text);
-      t = performance.now();
-      await checkpoint(store, i + 2);
-      times.push(performance.now() - t);
-    }
-    const after = await bytesUnder(objects);
-
-    // The anchor, same tree, same run: git's own index in a throwaway repository, one file changed each time.
+    // The anchor's first `add -A` (not timed: the figure is per call).
     const anchorDir = path.join(base, 'anchor.git');
     const git = (...args: string[]) => spawnSync('git', [`--git-dir=${anchorDir}`, `--work-tree=${ws}`, ...args], { stdio: 'ignore' });
     spawnSync('git', ['init', '-q', '--bare', anchorDir], { stdio: 'ignore' });
+    t = performance.now();
     git('add', '-A');
+    git('write-tree');
+    const anchorFirstMs = performance.now() - t;
+
+    const times: number[] = [];
     const anchorTimes: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      await writeFile(path.join(ws, paths[(i * 104729) % files]!), source(files * 2 + i));
+    let changed = 0;
+    const work0 = { ...store.work };
+    await guards.beforeTool(tool('write_file', -1), 'edit', signal);
+    for (let i = 0; i < calls; i++) {
+      const text = source(files + i);
+      // The call writes one file through the task's workspace; the next call's checkpoint captures it.
+      await guards.workspace.writeFile(small[(i * 7919) % small.length]!, text);
+      changed += Buffer.byteLength(text);
+      t = performance.now();
+      await guards.beforeTool(tool('write_file', i), 'edit', signal);
+      times.push(performance.now() - t);
+      await writeFile(path.join(ws, small[(i * 104729) % small.length]!), source(files * 2 + i));
       t = performance.now();
       git('add', '-A');
       git('write-tree');
       anchorTimes.push(performance.now() - t);
     }
+    const perCall = Object.fromEntries((['gitProcesses', 'indexReads', 'pathsStaged', 'scoped'] as const).map((key) => [key, (store.work[key] - work0[key]) / calls]));
+    const after = await bytesUnder(objects);
 
-    // A call after calls that wrote nothing (a failed edit): the task's checkpoints reuse the last snapshot.
-    const task = new TaskCheckpoints({ store }, new EventStream('bench', Date.now), silentLogger, { now: Date.now, sleep: async () => {} });
-    await task.take('task_start');
+    // After a command: anything may have changed, so the next checkpoint looks at the whole tree.
+    const commandTimes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await guards.beforeTool(tool('run_command', i), 'command', signal);
+      await writeFile(path.join(ws, small[(i * 31337) % small.length]!), source(files * 3 + i));
+      t = performance.now();
+      await guards.beforeTool(tool('write_file', 1000 + i), 'edit', signal);
+      commandTimes.push(performance.now() - t);
+      await guards.workspace.writeFile(small[(i * 7) % small.length]!, source(files * 4 + i));
+    }
+
+    // Calls after calls that wrote nothing (a failed edit): the task's checkpoints reuse the last snapshot.
+    const task = guards.checkpoints;
+    await task.take('step');
+    const snapshotsBefore = task.work.snapshots;
     const unchangedTimes: number[] = [];
     for (let i = 0; i < 10; i++) {
       task.willChange();
@@ -101,14 +142,21 @@ export async function benchCheckpoints(files = 10_000, calls = 50): Promise<Reco
       unchangedTimes.push(performance.now() - t);
     }
     return {
-      anchorMs: median(anchorTimes),
-      unchangedMs: median(unchangedTimes),
-      unchangedSnapshots: task.work.snapshots - 1,
       files,
+      bytes,
       calls,
       firstMs,
+      anchorFirstMs,
       medianMs: median(times),
       p95Ms: [...times].sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!,
+      anchorMs: median(anchorTimes),
+      gitPerCall: perCall.gitProcesses!,
+      indexReadsPerCall: perCall.indexReads!,
+      stagedPerCall: perCall.pathsStaged!,
+      scopedPerCall: perCall.scoped!,
+      afterCommandMs: median(commandTimes),
+      unchangedMs: median(unchangedTimes),
+      unchangedSnapshots: task.work.snapshots - snapshotsBefore,
       changed,
       growth: after.bytes - afterFirst.bytes,
       growthDisk: after.disk - afterFirst.disk,

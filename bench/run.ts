@@ -65,11 +65,13 @@ async function main(): Promise<void> {
     console.log(`${''.padEnd(18)} cold, line index built in the background: median ${fmt(r.coldIndexedMedianMs)} ms   anchor sed -n (cold): ${fmt(r.coldIndexedSedMedianMs)} ms   target <= 2x sed: ${verdict(r.coldIndexedMedianMs <= 2 * r.coldIndexedSedMedianMs)}`);
   }
   const cp = await benchCheckpoints();
-  console.log(`\n# Checkpoints on a generated ${cp.files!.toLocaleString('en')}-file workspace (git store outside the workspace; load average ${fmt(cp.load!, 1)})`);
-  console.log(`first checkpoint          ${fmt(cp.firstMs!, 0)} ms`);
+  console.log(`\n# Checkpoints on a generated ${cp.files!.toLocaleString('en')}-file workspace of ${fmt(cp.bytes! / 1e6, 0)} MB (git store outside the workspace; anchors timed in the same run, interleaved; load average ${fmt(cp.load!, 1)})`);
+  console.log(`first checkpoint          ${fmt(cp.firstMs!, 0)} ms   anchor git add -A && git write-tree (first): ${fmt(cp.anchorFirstMs!, 0)} ms   (taken in the background while the model is first asked)`);
   console.log(`per tool call (1 file changed) median ${fmt(cp.medianMs!, 1)} ms   p95 ${fmt(cp.p95Ms!, 1)} ms   anchor git add -A && git write-tree: ${fmt(cp.anchorMs!, 1)} ms   target < 50 ms: ${verdict(cp.medianMs! < 50)}`);
+  console.log(`  work per such checkpoint: ${fmt(cp.gitPerCall!, 1)} git processes (${fmt(cp.indexReadsPerCall!, 1)} reading the index), ${fmt(cp.stagedPerCall!, 1)} paths staged, ${fmt(cp.scopedPerCall! * 100, 0)}% limited to the written paths`);
+  console.log(`per tool call after a command (full look) median ${fmt(cp.afterCommandMs!, 1)} ms   anchor (same): ${fmt(cp.anchorMs!, 1)} ms`);
   console.log(`per tool call after calls that changed nothing median ${fmt(cp.unchangedMs!, 2)} ms (${cp.unchangedSnapshots} snapshots for 10 calls)   target: nothing: ${verdict(cp.unchangedSnapshots === 0)}`);
-  console.log(`store after ${cp.calls} checkpoints     ${cp.store!.toLocaleString('en')} bytes in all`);
+  console.log(`store after the first and ${cp.calls} checkpoints     ${cp.store!.toLocaleString('en')} bytes in all`);
   console.log(`growth for those ${cp.calls}        ${cp.growth!.toLocaleString('en')} bytes for ${cp.changed!.toLocaleString('en')} bytes changed (${fmt(cp.growth! / cp.changed!)}x; ${cp.growthDisk!.toLocaleString('en')} bytes of disk blocks)   target < 2x: ${verdict(cp.growth! < 2 * cp.changed!)}`);
 
   const first = await (await import('./firstCheckpoint')).benchFirstCheckpoint();

@@ -57,8 +57,12 @@ export interface Snapshot {
  * content is stored once. Methods throw for store failures (the core turns them into a notice).
  */
 export interface CheckpointStore {
-  /** Snapshots the workspace's files now. */
-  snapshot(signal?: AbortSignal): Promise<Snapshot>;
+  /**
+   * Snapshots the workspace's files now. `written`: when given, the only paths (workspace-relative,
+   * `/`-separated) that changed since this store's previous snapshot; a store may then look at
+   * those alone (it may also ignore the hint and look at everything).
+   */
+  snapshot(signal?: AbortSignal, written?: readonly string[]): Promise<Snapshot>;
   /** Appends a checkpoint to the task's list (persisted, survives a restart). */
   record(checkpoint: Checkpoint): Promise<void>;
   /** The task's checkpoints, oldest first. */

@@ -32,8 +32,15 @@ export class TaskCheckpoints {
   /** The tree of the latest snapshot, and whether the workspace is known to be unchanged since (see `willChange`). */
   private lastSnapshot: Snapshot | undefined;
   private unchanged = false;
-  /** Work done, for tests and the bench: snapshots taken from the workspace, and those reused because nothing could have changed. */
-  readonly work = { snapshots: 0, reused: 0 };
+  /**
+   * The paths written since the latest snapshot when nothing else can have changed the workspace
+   * (only tools that write through `wrote` ran); `undefined`: anything may have changed.
+   */
+  private written: Set<string> | undefined;
+  /** Writes reported so far: one reported while a snapshot runs keeps the next call from reusing it. */
+  private writes = 0;
+  /** Work done, for tests and the bench: snapshots taken from the workspace (those limited to the written paths among them), and those reused because nothing could have changed. */
+  readonly work = { snapshots: 0, scoped: 0, reused: 0 };
 
   constructor(
     private readonly setup: CheckpointSetup,
@@ -72,6 +79,23 @@ export class TaskCheckpoints {
    */
   willChange(): void {
     this.unchanged = false;
+    this.written = undefined;
+  }
+
+  /**
+   * Like `willChange`, for a call that changes files only by writes reported to `wrote`: the next
+   * tool call's checkpoint may look at the written paths alone.
+   */
+  willWrite(): void {
+    this.unchanged = false;
+  }
+
+  /** A file was (or is about to be) written; `undefined`: a write whose path is not known, so anything may have changed. */
+  wrote(rel: string | undefined): void {
+    this.unchanged = false;
+    this.writes += 1;
+    if (rel === undefined) this.written = undefined;
+    else this.written?.add(rel);
   }
 
   /** What `willChange` announced ran nothing and wrote nothing (a refused or failed edit): the latest snapshot still holds. */
@@ -102,12 +126,22 @@ export class TaskCheckpoints {
       await this.loadExisting(store);
       // Only a tool call's checkpoint is reused: steps, finish and the end (few per task) always look,
       // so what the flow itself writes between calls (reports, checks' output) is never missed.
-      const reuse = this.unchanged && kind === 'tool' ? this.lastSnapshot : undefined;
-      const snapshot = reuse ?? (await store.snapshot(signal));
+      // With only reported writes since the latest snapshot, their paths alone decide: none, nothing changed.
+      const pending = this.written;
+      const reuse = kind === 'tool' && (pending ? pending.size === 0 : this.unchanged) ? this.lastSnapshot : undefined;
+      const written = kind === 'tool' && this.lastSnapshot ? pending : undefined;
+      // Taken before the snapshot starts: a write reported while it runs must count for the next one.
+      this.written = new Set();
+      const writesBefore = this.writes;
+      const snapshot = reuse ?? (await store.snapshot(signal, written && [...written]).catch((error: unknown) => {
+        this.written = undefined;
+        throw error;
+      }));
       if (reuse) this.work.reused += 1;
       else this.work.snapshots += 1;
+      if (!reuse && written) this.work.scoped += 1;
       this.lastSnapshot = snapshot;
-      this.unchanged = true;
+      this.unchanged = this.writes === writesBefore;
       this.sayRecoveredOnce();
       const secrets = snapshot.skipped.filter((s) => s.secret);
       if (secrets.length) this.saySecretsOnce(secrets.map((s) => s.path));

@@ -115,7 +115,8 @@ export async function runInner(ctx: FlowContext, run: InnerRun): Promise<AgentRu
       task: withCheckNote(ctx, run.task),
       model: run.model,
       tools: run.tools,
-      workspace: o.workspace,
+      // Tracked: the checkpoints learn which files the agents' own writes touched.
+      workspace: ctx.guards.workspace,
       commands: o.commands,
       approver: o.approver,
       asker: o.asker,

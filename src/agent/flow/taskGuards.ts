@@ -1,8 +1,10 @@
 import type { AgentEvent, ApprovalCategory } from '../../shared/events';
 import type { CheckpointSetup } from '../checkpoints/checkpointTypes';
 import { TaskCheckpoints } from '../checkpoints/taskCheckpoints';
+import { trackWrites } from '../checkpoints/trackWrites';
 import { isCancellation } from '../errors';
 import type { EventStream } from '../events/eventStream';
+import { noHooks, type HookSource } from '../hooks/hookConfig';
 import type { ModelToolCall } from '../model/types';
 import type { Clock, CommandControl, CommandRunner, Logger, Workspace } from '../ports';
 import type { ShellSyntax } from '../policy/shellSyntax';
@@ -21,7 +23,16 @@ export interface TaskGuardPorts {
   verify?: VerifySettings;
   /** The shell parser, so a check inside a command line counts (`cd web && npm test`); plain splitting without it. */
   shellSyntax?: () => Promise<ShellSyntax>;
+  /** The task's hooks: commands that may change any file around any call. */
+  hooks?: readonly HookSource[];
 }
+
+/**
+ * The tools that change files only through `Workspace.writeFile` (and so only through the
+ * guards' tracked workspace): after one of them, the next checkpoint looks at the paths it wrote
+ * alone. Any other tool that may change the workspace makes the next checkpoint look at everything.
+ */
+export const WORKSPACE_WRITERS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 /** The default when a shell passes no settings: ask for the detected check, run none. */
 export const DEFAULT_VERIFY: VerifySettings = { mode: 'auto', commands: [] };
@@ -33,12 +44,15 @@ export const DEFAULT_VERIFY: VerifySettings = { mode: 'auto', commands: [] };
  */
 export class TaskGuards {
   readonly checkpoints: TaskCheckpoints;
+  /** The workspace the task's agents use: its writes are reported to the checkpoints. */
+  readonly workspace: Workspace;
   readonly evidence: Evidence;
   private verifier: Verifier | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly ports: TaskGuardPorts) {
     this.checkpoints = new TaskCheckpoints(ports.checkpoints ?? {}, ports.events, ports.logger, ports.clock);
+    this.workspace = trackWrites(ports.workspace, (rel) => this.checkpoints.wrote(rel));
     const settings = ports.verify ?? DEFAULT_VERIFY;
     this.evidence = new Evidence(settings.commands);
     this.checkpoints.onTree((tree, callId) => this.evidence.observeTree(tree, callId));
@@ -79,10 +93,14 @@ export class TaskGuards {
   /** Hook: before a tool call runs; checkpoints calls that may change the workspace. */
   readonly beforeTool = async (call: ModelToolCall, category: ApprovalCategory | 'meta' | undefined, signal: AbortSignal): Promise<void> => {
     if (category === 'read' || category === 'meta' || category === undefined) return;
-    // A command still running in the background may have written since the last snapshot.
-    if (this.backgroundRunning()) this.checkpoints.willChange();
+    // A command still running in the background may have written since the last snapshot, and may
+    // write (or end, having written) before the next one.
+    const background = this.backgroundRunning();
+    if (background) this.checkpoints.willChange();
     await this.checkpoints.take('tool', { callId: call.id, tool: call.name }, signal);
-    this.checkpoints.willChange();
+    // Hooks run commands around calls (reads included), so with any hook nothing is vouched for.
+    if (category === 'edit' && WORKSPACE_WRITERS.has(call.name) && !background && noHooks(this.ports.hooks ?? [])) this.checkpoints.willWrite();
+    else this.checkpoints.willChange();
     this.writer = { callId: call.id, category };
   };
 

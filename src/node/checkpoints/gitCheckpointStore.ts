@@ -5,7 +5,7 @@ import { findGit } from '../git/findGit';
 import { isSecretFile } from '../../agent/checkpoints/secretFiles';
 import { applyWanted, recoverJournal, type JournalPort, type Wanted } from './applyTree';
 import { runGit, type GitPlaces } from './gitRunner';
-import { DEFAULT_MAX_FILE_BYTES, GitSnapshotter } from './gitSnapshot';
+import { DEFAULT_MAX_FILE_BYTES, GitSnapshotter, type SnapshotWork } from './gitSnapshot';
 import { readBlobs, treeChanges, treeEntries } from './gitTrees';
 import { journalFile, repoFolder, taskFolder } from './checkpointPlaces';
 
@@ -101,11 +101,20 @@ export async function readTaskInfo(home: string, taskId: string): Promise<TaskCh
   }
 }
 
+/**
+ * What `stepwise-ready` says once the store's settings are in place; a store made by an older
+ * version (other text) gets the settings again, so new ones reach existing stores.
+ */
+const READY_TEXT = 'stepwise checkpoint store v2 (split index)\n';
+
 async function initRepo(places: GitPlaces): Promise<void> {
   const marker = path.join(places.gitDir, 'stepwise-ready');
-  if (await readFileBytes(marker).then(() => true, () => false)) return;
-  await mkdir(places.gitDir, { recursive: true });
-  await runGit(places, ['init', '--bare', '--quiet', places.gitDir]);
+  const ready = await readFileBytes(marker, 'utf8').catch(() => undefined);
+  if (ready === READY_TEXT) return;
+  if (ready === undefined) {
+    await mkdir(places.gitDir, { recursive: true });
+    await runGit(places, ['init', '--bare', '--quiet', places.gitDir]);
+  }
   const settings: [string, string][] = [
     ['core.autocrlf', 'false'],
     ['core.safecrlf', 'false'],
@@ -115,9 +124,14 @@ async function initRepo(places: GitPlaces): Promise<void> {
     ['core.hooksPath', '/dev/null'],
     ['gc.auto', '0'],
     ['advice.addEmbeddedRepo', 'false'],
+    // Our private index only: each snapshot writes a small file of what changed instead of
+    // rewriting (and hashing) an index entry per file of the tree, twice (update-index, write-tree).
+    ['core.splitIndex', 'true'],
+    // `git add` of written paths refuses ignored ones; the hint that follows is noise.
+    ['advice.addIgnoredFile', 'false'],
   ];
   for (const [key, value] of settings) await runGit(places, ['config', key, value]);
-  await writeFile(marker, 'stepwise checkpoint store\n');
+  await writeFile(marker, READY_TEXT);
 }
 
 /** `CheckpointStore` over the git binary with our own git dir and index (see `openGitCheckpointStore`). */
@@ -134,8 +148,13 @@ export class GitCheckpointStore implements CheckpointStore {
     this.snapshotter = new GitSnapshotter(places, maxFileBytes);
   }
 
-  snapshot(signal?: AbortSignal): Promise<Snapshot> {
-    const next = this.queue.then(() => this.snapshotter.snapshot(signal));
+  /** Work the snapshots did so far (git processes, paths staged, full and scoped snapshots). */
+  get work(): Readonly<SnapshotWork> {
+    return this.snapshotter.work;
+  }
+
+  snapshot(signal?: AbortSignal, written?: readonly string[]): Promise<Snapshot> {
+    const next = this.queue.then(() => this.snapshotter.snapshot(signal, written));
     this.queue = next.catch(() => undefined);
     return next;
   }
