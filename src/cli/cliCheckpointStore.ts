@@ -2,7 +2,8 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointSetup, CheckpointStore } from '../agent/checkpoints/checkpointTypes';
 import { openGitCheckpointStore, readTaskInfo, recoverRestore } from '../node/checkpoints/gitCheckpointStore';
-import { checkpointHome, interruptedRestoreIn } from './cliPlaces';
+import { checkpointHome } from './cliPlaces';
+import { journalFile, repoFolder } from '../node/checkpoints/checkpointPlaces';
 import { findGit } from '../node/git/findGit';
 import { pruneCheckpointsDaily, pruneSettingsFromEnv } from '../node/checkpoints/pruneCheckpoints';
 
@@ -13,8 +14,26 @@ export async function openCliCheckpoints(env: NodeJS.ProcessEnv, root: string, t
   return openGitCheckpointStore({ home, workspace: root, taskId, searchPath: env.PATH });
 }
 
+/** The workspace a command works in: `--workspace` (either form), else the current folder; as given, not resolved. */
+function workspaceArg(argv: readonly string[], cwd: string): string {
+  const at = argv.findIndex((a) => a === '--workspace' || a.startsWith('--workspace='));
+  const given = at < 0 ? undefined : argv[at]!.includes('=') ? argv[at]!.slice('--workspace='.length) : argv[at + 1];
+  return path.resolve(cwd, given ?? '.');
+}
+
 /**
- * Run first by every `stepwise` command: when a restore of the workspace (`--workspace`, else the
+ * The store folder of the command's workspace when a restore there was interrupted (its journal is
+ * on disk), else undefined. One `realpath` and one `stat`; throws what they throw.
+ */
+async function interruptedRestoreIn(env: NodeJS.ProcessEnv, argv: readonly string[], cwd: string): Promise<{ workspace: string; gitDir: string } | undefined> {
+  const workspace = await realpath(workspaceArg(argv, cwd));
+  const gitDir = repoFolder(checkpointHome(env), workspace);
+  return (await stat(journalFile(gitDir)).catch(() => undefined)) ? { workspace, gitDir } : undefined;
+}
+
+/**
+ * Run first by every `stepwise` command that may read or write the workspace or the checkpoint store
+ * (all but `history list` and `--help`): when a restore of the workspace (`--workspace`, else the
  * current folder) was interrupted by a crash, rolls it back (see `recoverRestore`) and says so on
  * stderr. Costs one `stat` when there is nothing to do; never throws.
  */

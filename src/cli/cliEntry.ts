@@ -1,5 +1,4 @@
 import { USAGE } from './cliUsage';
-import { interruptedRestoreIn } from './cliPlaces';
 import { historyCommand } from './historyCommand';
 import type { CliIo } from './cliIo';
 import { taskBundle } from './taskBundle';
@@ -13,10 +12,8 @@ import { taskBundle } from './taskBundle';
 export async function cliEntry(io: CliIo): Promise<number> {
   const command = io.argv[0];
   if (command === 'history') {
-    // As for every command: a restore a crash interrupted is rolled back first. Looking costs one
-    // stat; rolling back (or saying why it could not) loads the checkpoint store.
-    const interrupted = await interruptedRestoreIn(io.env, io.argv, io.cwd).catch(() => true);
-    if (interrupted) await taskBundle().recoverInterruptedRestore(io.env, io.argv, io.cwd, io.stderr);
+    // No interrupted-restore check here: listing reads only the history, never the workspace or
+    // the checkpoint store (export, delete and prune check in the task bundle, as all others do).
     return historyCommand(io, (...args) => taskBundle().historyAction(...args));
   }
   if (command === '--help' || command === '-h') {

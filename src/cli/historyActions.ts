@@ -5,6 +5,7 @@ import { renderHistoryExport } from '../node/historyExport';
 import { historyPruneFromEnv } from '../node/historyRules';
 import type { HistoryStore } from '../node/historyStore';
 import type { CliIo } from './cliIo';
+import { recoverInterruptedRestore } from './cliCheckpointStore';
 import { checkpointHome } from './cliPlaces';
 
 /** What `stepwise history export|delete|prune` were given (historyCommand parsed it). */
@@ -21,6 +22,9 @@ export interface HistoryAction {
  * the export's renderer and the checkpoint store, which listing does not). Returns the exit code.
  */
 export async function historyAction(io: CliIo, store: HistoryStore, a: HistoryAction): Promise<number> {
+  // Like every command that may touch the checkpoint store (delete does): a restore a crash
+  // interrupted is rolled back first. `history list` reads only the history and skips this.
+  await recoverInterruptedRestore(io.env, io.argv, io.cwd, io.stderr);
   switch (a.action) {
     case 'export': {
       const text = renderHistoryExport(await store.read(a.id!), a.format);

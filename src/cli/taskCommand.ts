@@ -2,9 +2,8 @@ import type { CliIo } from './cliIo';
 import { runCli } from './runCli';
 import { isServerCommand, serverCommand } from './servers/serverCommand';
 
-// The light bundle's callers into this one (see cliEntry.ts, historyCommand.ts).
+// The light bundle's caller into this one for `history export|delete|prune` (see cliEntry.ts).
 export { historyAction } from './historyActions';
-export { recoverInterruptedRestore } from './cliCheckpointStore';
 
 /**
  * Every command that runs tasks, loaded lazily by cliEntry (dist/cli-run.js): `run`, `resume`,

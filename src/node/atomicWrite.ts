@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { constants, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { access, chown, mkdir, open, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -101,7 +101,7 @@ export const TEMP_SUFFIX = '.stepwise-tmp';
 
 /** `<folder>/.<pid>.<random>.<name>.stepwise-tmp`: the pid tells `cleanStaleTemps` whether its writer still runs. */
 function tempName(folder: string, file: string): string {
-  return path.join(folder, `.${process.pid}.${randomBytes(6).toString('hex')}.${path.basename(file).slice(0, 100)}${TEMP_SUFFIX}`);
+  return path.join(folder, `.${process.pid}.${randomHex(6)}.${path.basename(file).slice(0, 100)}${TEMP_SUFFIX}`);
 }
 
 /**
@@ -160,4 +160,10 @@ function processRuns(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** `bytes` random bytes in hex. node:crypto loads on the first temporary name, not with this module (the CLI's history list loads it and never writes). */
+function randomHex(bytes: number): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point
+  return (require('node:crypto') as typeof Crypto).randomBytes(bytes).toString('hex');
 }

@@ -101,18 +101,18 @@ describe('lazy bundles (the built dist/)', () => {
   // the small dist/cli.js alone and never start zod (its global config is set when it loads, in
   // whichever bundle); a search that finds a stored run loads the event schema (dist/cli-events.js);
   // a task command loads dist/cli-run.js (the agent) as well.
-  const loadedBy = async (args: string[], seeded: boolean): Promise<{ bundles: string[]; zod: boolean; stdout: string }> => {
-    const script = `process.argv = [process.argv[0], ...process.argv.slice(1)];
-      process.on('exit', () => require('node:fs').writeSync(2, '\\nLOADED ' + JSON.stringify({ zod: globalThis.__zod_globalConfig !== undefined, files: Object.keys(require.cache).map((f) => require('node:path').basename(f)) })));
-      require(process.argv[1]);`;
+  const loadedBy = async (args: string[], seeded: boolean): Promise<{ bundles: string[]; zod: boolean; crypto: boolean; stdout: string }> => {
+    // A preloaded file, not \`node -e\`: evaluating -e itself loads node:crypto.
+    const probe = `process.on('exit', () => require('node:fs').writeSync(2, '\\nLOADED ' + JSON.stringify({ zod: globalThis.__zod_globalConfig !== undefined, crypto: process.moduleLoadList.includes('NativeModule crypto'), files: Object.keys(require.cache).map((f) => require('node:path').basename(f)).filter((f) => f !== 'probe.js') })));`;
     const home = mkdtempSync(path.join(os.tmpdir(), 'stepwise-lazy-cli-'));
     try {
       if (seeded) await seedHistory(path.join(home, 'history'));
-      const child = spawnSync(process.execPath, ['-e', script, path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, STEPWISE_HOME: home }, cwd: home });
+      writeFileSync(path.join(home, 'probe.js'), probe);
+      const child = spawnSync(process.execPath, ['--require', path.join(home, 'probe.js'), path.join(dist, 'cli.js'), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, STEPWISE_HOME: home }, cwd: home });
       const line = /\nLOADED (.*)$/.exec(child.stderr)?.[1];
       assert.ok(line, child.stderr);
-      const loaded = JSON.parse(line) as { zod: boolean; files: string[] };
-      return { bundles: loaded.files.filter((file) => file.endsWith('.js')), zod: loaded.zod, stdout: child.stdout };
+      const loaded = JSON.parse(line) as { zod: boolean; crypto: boolean; files: string[] };
+      return { bundles: loaded.files.filter((file) => file.endsWith('.js')), zod: loaded.zod, crypto: loaded.crypto, stdout: child.stdout };
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
@@ -132,6 +132,8 @@ describe('lazy bundles (the built dist/)', () => {
       const loaded = await loadedBy(c.args, c.seeded);
       assert.deepEqual(loaded.bundles, c.loads);
       assert.equal(loaded.zod, c.zod);
+      // node:crypto (and the streams it loads) is for commands that write or touch checkpoints.
+      assert.equal(loaded.crypto, c.loads.includes('cli-run.js'), 'node:crypto loaded');
       if (c.lists) assert.match(loaded.stdout, c.lists);
     });
   }
