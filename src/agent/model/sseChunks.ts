@@ -112,6 +112,49 @@ export interface ChatChunkOptions {
   work?: SseWork;
 }
 
+/** One read of a response body: bytes, or the end. */
+type BodyRead = { done: true } | { done: false; value: Uint8Array };
+
+/** Reads a response body one network read at a time; `close` releases it and, when asked, stops the transfer. */
+interface BodyReader {
+  read(): Promise<BodyRead>;
+  close(cancel: boolean): Promise<void>;
+}
+
+/**
+ * A reader over either kind of body a `fetch` gives: a web stream (Node's own fetch) or an async
+ * iterable of byte chunks (node-fetch's Node stream, which proxies' and test shims' `fetch`
+ * install; the SDK reads both).
+ */
+function bodyReader(body: unknown): BodyReader {
+  const stream = body as ReadableStream<Uint8Array>;
+  if (typeof stream.getReader === 'function') {
+    const reader = stream.getReader();
+    return {
+      read: async () => {
+        const r = await reader.read();
+        return r.done ? { done: true } : { done: false, value: r.value };
+      },
+      close: async (cancel) => {
+        reader.releaseLock();
+        if (cancel) await stream.cancel().catch(() => undefined);
+      },
+    };
+  }
+  const iterator = (body as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return {
+    read: async () => {
+      const r = await iterator.next();
+      if (r.done) return { done: true };
+      return { done: false, value: typeof r.value === 'string' ? encoder.encode(r.value) : r.value };
+    },
+    close: async (cancel) => {
+      if (cancel) await iterator.return?.().catch(() => undefined);
+    },
+  };
+}
+
 /**
  * The `chat.completion.chunk`s of a streamed response body, a batch per network read, read as the
  * `openai` SDK's `Stream` reads them (same SSE fields, `[DONE]` ends the data, an `error` payload
@@ -126,7 +169,7 @@ export async function* chatChunks(response: Response, options: ChatChunkOptions)
   const decoder = new TextDecoder();
   const lines = new LineSplitter(options.work);
   const sse = new SseDecoder();
-  const reader = response.body.getReader();
+  const reader = bodyReader(response.body);
   let done = false;
   const parse = (event: SseEvent | undefined, batch: ChatCompletionChunk[]): void => {
     if (!event || done) return;
@@ -161,8 +204,7 @@ export async function* chatChunks(response: Response, options: ChatChunkOptions)
     if (options.signal.aborted) return;
     throw error;
   } finally {
-    reader.releaseLock();
     // Left early (a thrown error, the caller's `break`): stop the transfer, as the SDK does.
-    if (!done) await response.body.cancel().catch(() => undefined);
+    await reader.close(!done);
   }
 }

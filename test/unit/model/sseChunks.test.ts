@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { chatChunks, LineSplitter, type SseWork } from '../../../src/agent/model/sseChunks';
 
-/** A Response whose body arrives in exactly these reads. */
-function bodyOf(reads: Array<string | Uint8Array>): Response {
+/** A Response whose body arrives in exactly these reads: a web stream, or (`node`) a Node stream as node-fetch gives. */
+function bodyOf(reads: Array<string | Uint8Array>, node = false): Response {
+  if (node) {
+    const encoder = new TextEncoder();
+    const body = Readable.from(reads.map((read) => Buffer.from(typeof read === 'string' ? encoder.encode(read) : read)), { objectMode: true });
+    // node-fetch's Response: `body` is the Node stream itself, headers as usual.
+    return { body, headers: new Headers({ 'x-request-id': 'req-1' }) } as unknown as Response;
+  }
   const encoder = new TextEncoder();
   let i = 0;
   const stream = new ReadableStream<Uint8Array>({
@@ -21,9 +28,9 @@ class FakeApiError extends Error {
   }
 }
 
-async function collect(reads: Array<string | Uint8Array>, work?: SseWork, signal = new AbortController().signal): Promise<unknown[]> {
+async function collect(reads: Array<string | Uint8Array>, work?: SseWork, signal = new AbortController().signal, node = false): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of chatChunks(bodyOf(reads), { signal, apiError: (error, headers) => new FakeApiError(error, headers), ...(work ? { work } : {}) })) out.push(...batch);
+  for await (const batch of chatChunks(bodyOf(reads, node), { signal, apiError: (error, headers) => new FakeApiError(error, headers), ...(work ? { work } : {}) })) out.push(...batch);
   return out;
 }
 
@@ -46,6 +53,7 @@ describe('chatChunks: the streamed body read as the SDK reads it, in linear work
   ];
   for (const [name, reads, expected] of CASES) {
     it(name, async () => assert.deepEqual(await collect(reads), expected));
+    it(`${name} (a Node stream body, as node-fetch gives)`, async () => assert.deepEqual(await collect(reads, undefined, undefined, true), expected));
   }
 
   it('decodes a character split between reads', async () => {
